@@ -1,0 +1,66 @@
+"""Port of k8s.io/apimachinery/pkg/util/validation/field/errors.go (v1.30), in part.
+
+A bad manifest is reported as one line naming the file, the object and the
+field, the way ``kubectl apply`` names them::
+
+    cluster.yaml: Pod default/p: spec.containers[0].resources.requests.cpu: quantities must ...
+
+The message texts of a field error (``Required value``, ``Invalid value: ...``,
+``Unsupported value: ...``) are upstream's ``field.Error`` bodies.
+
+Deviations:
+- Only the error kinds the loader needs; one error per exception (the first
+  one found), where the API server collects a list.
+"""
+from __future__ import annotations
+
+class ManifestError(ValueError):
+    """A manifest the loader refuses. ``str()`` is a single line."""
+
+    def __init__(self, file: str = "", object: str = "", field: str = "", message: str = "") -> None:
+        self.file = file
+        self.object = object  # e.g. "Pod default/p", "Node n1" or "document 3"
+        self.field = field  # e.g. "spec.containers[0].resources.requests.cpu"
+        self.message = message
+        super().__init__(file, object, field, message)
+
+    def __str__(self) -> str:
+        parts = [self.file, self.object, self.field, self.message]
+        return ": ".join(p for p in parts if p)
+
+    def __repr__(self) -> str:
+        return f"ManifestError({str(self)!r})"
+
+    def with_file(self, file: str) -> "ManifestError":
+        """The same error, naming ``file`` (for errors found after reading)."""
+        return ManifestError(file, self.object, self.field, self.message)
+
+
+def _go_value(value: object) -> str:
+    """A value as Go's ``%q``/``%v`` shows it in a field error."""
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def required(detail: str = "") -> str:
+    """Body of upstream field.Required."""
+    return f"Required value: {detail}" if detail else "Required value"
+
+
+def invalid(value: object, detail: str) -> str:
+    """Body of upstream field.Invalid."""
+    return f"Invalid value: {_go_value(value)}: {detail}"
+
+
+def not_supported(value: object, valid_values: list[str]) -> str:
+    """Body of upstream field.NotSupported."""
+    quoted = ", ".join(_go_value(v) for v in valid_values)
+    return f"Unsupported value: {_go_value(value)}: supported values: {quoted}"
+
+
+def duplicate(value: object) -> str:
+    """Body of upstream field.Duplicate."""
+    return f"Duplicate value: {_go_value(value)}"

@@ -1,0 +1,347 @@
+"""Port of k8s.io/apimachinery/pkg/api/resource/quantity.go and suffix.go (v1.30).
+
+A :class:`Quantity` is an exact amount of a resource ("500m" CPU, "1.5Gi"
+memory) that remembers which kind of suffix it was written with, so that it
+prints back in the same style. Parsing follows upstream's scanner step by
+step; values are kept as exact fractions, never as floats.
+
+Deviations:
+- One exact representation (a ``Fraction``) replaces upstream's two (an int64
+  fast path and an ``inf.Dec``); the values, rounding and formats are the same.
+- ``str()`` always gives the canonical form (upstream echoes an input such as
+  ``"+1"`` verbatim when it was already canonical apart from the sign).
+- Printing a value beyond the largest suffix ("E", "Ei") or below "n" falls
+  back to exponent notation, as later upstream releases do (v1.30 dropped the
+  suffix and printed a wrong number).
+- A positive exponent above 100000 is refused with upstream's numeric error
+  (upstream allows up to 2^31-1), so no parse asks for an astronomically
+  large integer.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Union
+
+DECIMAL_EXPONENT = "DecimalExponent"  # e.g. 12e6
+BINARY_SI = "BinarySI"  # e.g. 12Mi (12 * 2^20)
+DECIMAL_SI = "DecimalSI"  # e.g. 12M  (12 * 10^6)
+
+# Scales, as powers of ten (upstream Scale constants).
+NANO, MICRO, MILLI, KILO, MEGA, GIGA, TERA, PETA, EXA = -9, -6, -3, 3, 6, 9, 12, 15, 18
+
+SPLIT_RE_STRING = "^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$"
+ERR_FORMAT_WRONG = "quantities must match the regular expression '" + SPLIT_RE_STRING + "'"
+ERR_NUMERIC = "unable to parse numeric part of quantity"
+ERR_SUFFIX = "unable to parse quantity's suffix"
+
+# suffix -> (base, exponent, format); "" is the plain number.
+_SUFFIXES: dict[str, tuple[int, int, str]] = {
+    "n": (10, NANO, DECIMAL_SI), "u": (10, MICRO, DECIMAL_SI), "m": (10, MILLI, DECIMAL_SI),
+    "": (10, 0, DECIMAL_SI), "k": (10, KILO, DECIMAL_SI), "M": (10, MEGA, DECIMAL_SI),
+    "G": (10, GIGA, DECIMAL_SI), "T": (10, TERA, DECIMAL_SI), "P": (10, PETA, DECIMAL_SI),
+    "E": (10, EXA, DECIMAL_SI),
+    "Ki": (2, 10, BINARY_SI), "Mi": (2, 20, BINARY_SI), "Gi": (2, 30, BINARY_SI),
+    "Ti": (2, 40, BINARY_SI), "Pi": (2, 50, BINARY_SI), "Ei": (2, 60, BINARY_SI),
+}
+# For printing: base-10 exponent -> decimal suffix, base-1024 exponent -> binary suffix.
+_DECIMAL_SUFFIX = {exp: s for s, (base, exp, _) in _SUFFIXES.items() if base == 10}
+_BINARY_SUFFIX = {0: "", 1: "Ki", 2: "Mi", 3: "Gi", 4: "Ti", 5: "Pi", 6: "Ei"}
+
+_DIGITS = "0123456789"
+_SUFFIX_CHARS = "eEinumkKMGTP"
+_MAX_INT64 = 2**63 - 1
+_MAX_INT32 = 2**31 - 1
+_MAX_POSITIVE_EXPONENT = 100_000
+_NANO_UNITS = 10**9  # parsed values are rounded up to a multiple of 1n
+
+
+class QuantityError(ValueError):
+    """A string that is not a quantity; the message is upstream's error text."""
+
+
+def parse_quantity_string(s: str) -> tuple[bool, str, str, str]:
+    """Split ``s`` into (positive, numerator digits, denominator digits, suffix).
+
+    Upstream parseQuantityString: a fast scanner that checks the shape only;
+    the suffix is interpreted later.
+    """
+    positive, pos, end = True, 0, len(s)
+    if pos < end and s[0] in "+-":
+        positive = s[0] == "+"
+        pos += 1
+    while pos < end and s[pos] == "0":  # leading zeros
+        pos += 1
+    if pos == end:
+        return positive, "0", "", ""
+    start = pos
+    while pos < end and s[pos] in _DIGITS:
+        pos += 1
+    num = s[start:pos] or "0"
+    denom = ""
+    if pos < end and s[pos] == ".":
+        pos += 1
+        start = pos
+        while pos < end and s[pos] in _DIGITS:
+            pos += 1
+        denom = s[start:pos]
+    suffix_start = pos
+    while pos < end and s[pos] in _SUFFIX_CHARS:
+        pos += 1
+    if pos < end and s[pos] in "+-":
+        pos += 1
+    while pos < end and s[pos] in _DIGITS:
+        pos += 1
+    if pos < end:
+        # a character after the suffix that is not part of an exponent
+        raise QuantityError(ERR_FORMAT_WRONG)
+    return positive, num, denom, s[suffix_start:]
+
+
+def interpret_suffix(suffix: str) -> tuple[int, int, str]:
+    """(base, exponent, format) of a suffix; upstream suffixer.interpret."""
+    if suffix in _SUFFIXES:
+        return _SUFFIXES[suffix]
+    if len(suffix) > 1 and suffix[0] in "eE":
+        try:
+            exponent = int(suffix[1:])
+        except ValueError:
+            raise QuantityError(ERR_SUFFIX) from None
+        if abs(exponent) > _MAX_INT32:
+            raise QuantityError(ERR_SUFFIX)
+        return 10, exponent, DECIMAL_EXPONENT
+    raise QuantityError(ERR_SUFFIX)
+
+
+def _round_up_to_nano(magnitude: Fraction) -> Fraction:
+    """Round a non-negative amount up to a whole number of nano units."""
+    scaled = magnitude * _NANO_UNITS
+    if scaled.denominator == 1:
+        return magnitude
+    return Fraction(math.ceil(scaled), _NANO_UNITS)
+
+
+def _ceil_away_from_zero(x: Fraction) -> int:
+    return math.ceil(x) if x >= 0 else -math.ceil(-x)
+
+
+def _remove_factors(value: int, base: int) -> tuple[int, int]:
+    """Divide ``base`` out of ``value`` as often as it goes; upstream removeInt64Factors."""
+    times = 0
+    while value != 0 and value % base == 0:
+        value //= base
+        times += 1
+    return value, times
+
+
+def _decimal_mantissa(amount: Fraction) -> tuple[int, int]:
+    """``amount`` as mantissa * 10^exponent with the exponent a multiple of 3.
+
+    Upstream AsCanonicalBytes: move every factor of ten into the exponent, then
+    lower the exponent to a multiple of three.
+    """
+    shift = 0
+    while (amount * 10**shift).denominator != 1:
+        shift += 1
+    mantissa, exponent = _remove_factors(int(amount * 10**shift), 10)
+    exponent -= shift
+    extra = exponent % 3
+    return mantissa * 10**extra, exponent - extra
+
+
+class Quantity:
+    """An exact, immutable resource amount.
+
+    ``Quantity("1.5Gi")`` parses a string (or an int or float, as YAML gives
+    them); ``Quantity(Fraction(3, 2), BINARY_SI)`` takes an exact amount.
+    """
+
+    __slots__ = ("amount", "format")
+    amount: Fraction
+    format: str
+
+    def __init__(self, value: Union[str, int, float, Fraction, "Quantity"] = 0,
+                 format: str = DECIMAL_SI) -> None:
+        if isinstance(value, Quantity):
+            amount, format = value.amount, value.format
+        elif isinstance(value, bool):
+            raise QuantityError(ERR_FORMAT_WRONG)
+        elif isinstance(value, (int, Fraction)):
+            amount = Fraction(value)
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                raise QuantityError(ERR_FORMAT_WRONG)
+            amount, format = _parse(repr(value))
+        elif isinstance(value, str):
+            amount, format = _parse(value)
+        else:
+            raise QuantityError(ERR_FORMAT_WRONG)
+        object.__setattr__(self, "amount", amount)
+        object.__setattr__(self, "format", format)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Quantity is immutable")
+
+    # Immutable, so a copy is the value itself (upstream DeepCopy copies the inf.Dec).
+    def __copy__(self) -> "Quantity":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Quantity":
+        return self
+
+    def __reduce__(self) -> tuple:
+        return (Quantity, (self.amount, self.format))
+
+    # --- constructors (upstream NewQuantity, NewMilliQuantity, NewScaledQuantity) ---
+
+    @classmethod
+    def from_int(cls, value: int, format: str = DECIMAL_SI) -> "Quantity":
+        return cls(Fraction(value), format)
+
+    @classmethod
+    def from_milli(cls, value: int, format: str = DECIMAL_SI) -> "Quantity":
+        return cls(Fraction(value, 1000), format)
+
+    @classmethod
+    def from_scaled(cls, value: int, scale: int) -> "Quantity":
+        return cls(Fraction(value) * Fraction(10) ** scale, DECIMAL_SI)
+
+    @classmethod
+    def zero(cls) -> "Quantity":
+        return cls(Fraction(0), DECIMAL_SI)
+
+    # --- reading the value ---
+
+    def value(self) -> int:
+        """The amount rounded up (away from zero) to an integer; upstream Value."""
+        return self.scaled_value(0)
+
+    def milli_value(self) -> int:
+        """ceil(amount * 1000), away from zero; upstream MilliValue."""
+        return self.scaled_value(MILLI)
+
+    def scaled_value(self, scale: int) -> int:
+        """ceil(amount / 10^scale), away from zero; upstream ScaledValue."""
+        return _ceil_away_from_zero(self.amount / Fraction(10) ** scale)
+
+    def as_approximate_float64(self) -> float:
+        return float(self.amount)
+
+    def is_zero(self) -> bool:
+        return self.amount == 0
+
+    def sign(self) -> int:
+        return (self.amount > 0) - (self.amount < 0)
+
+    def cmp(self, other: "Quantity") -> int:
+        """-1, 0 or 1 as upstream Cmp."""
+        return (self.amount > other.amount) - (self.amount < other.amount)
+
+    # --- arithmetic: new values; a zero left side takes the right side's format ---
+
+    def __add__(self, other: "Quantity") -> "Quantity":
+        if not isinstance(other, Quantity):
+            return NotImplemented
+        fmt = other.format if self.is_zero() else self.format
+        return Quantity(self.amount + other.amount, fmt)
+
+    def __sub__(self, other: "Quantity") -> "Quantity":
+        if not isinstance(other, Quantity):
+            return NotImplemented
+        fmt = other.format if self.is_zero() else self.format
+        return Quantity(self.amount - other.amount, fmt)
+
+    def __neg__(self) -> "Quantity":
+        return Quantity(-self.amount, self.format)
+
+    def __mul__(self, factor: int) -> "Quantity":
+        if not isinstance(factor, int) or isinstance(factor, bool):
+            return NotImplemented
+        return Quantity(self.amount * factor, self.format)
+
+    __rmul__ = __mul__
+
+    # --- comparison: by amount only, as upstream Equal/Cmp ---
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Quantity):
+            return NotImplemented
+        return self.amount == other.amount
+
+    def __hash__(self) -> int:
+        return hash(self.amount)
+
+    def __lt__(self, other: "Quantity") -> bool:
+        return self.amount < other.amount
+
+    def __le__(self, other: "Quantity") -> bool:
+        return self.amount <= other.amount
+
+    def __gt__(self, other: "Quantity") -> bool:
+        return self.amount > other.amount
+
+    def __ge__(self, other: "Quantity") -> bool:
+        return self.amount >= other.amount
+
+    # --- printing: upstream CanonicalizeBytes ---
+
+    def __str__(self) -> str:
+        amount = self.amount
+        if amount == 0:
+            return "0"
+        fmt = self.format
+        if fmt == BINARY_SI:
+            if -1024 < amount < 1024 or amount.denominator != 1:
+                fmt = DECIMAL_SI  # avoids rounding, and confusion
+            else:
+                mantissa, exp1024 = _remove_factors(int(amount), 1024)
+                if exp1024 in _BINARY_SUFFIX:
+                    return f"{mantissa}{_BINARY_SUFFIX[exp1024]}"
+                fmt = DECIMAL_EXPONENT  # beyond "Ei"
+        elif fmt != DECIMAL_SI:
+            fmt = DECIMAL_EXPONENT
+        mantissa, exponent = _decimal_mantissa(amount)
+        if fmt == DECIMAL_SI and exponent in _DECIMAL_SUFFIX:
+            return f"{mantissa}{_DECIMAL_SUFFIX[exponent]}"
+        return f"{mantissa}e{exponent}" if exponent else str(mantissa)
+
+    def __repr__(self) -> str:
+        return f"Quantity({str(self)!r})"
+
+
+def _parse(s: str) -> tuple[Fraction, str]:
+    """Upstream ParseQuantity: the exact amount and the format of ``s``."""
+    if not s:
+        raise QuantityError(ERR_FORMAT_WRONG)
+    if s == "0":
+        return Fraction(0), DECIMAL_SI
+    positive, num, denom, suffix = parse_quantity_string(s)
+    base, exponent, fmt = interpret_suffix(suffix)
+
+    if exponent > _MAX_POSITIVE_EXPONENT:
+        raise QuantityError(ERR_NUMERIC)
+    digits = int(num + denom)
+    if base == 10 and digits and len(num) + exponent < NANO:
+        # below 10^(len(num)+exponent), far under one nano: rounds up to 1n
+        # (and skips computing 10^-huge)
+        magnitude = Fraction(1, _NANO_UNITS)
+    else:
+        magnitude = Fraction(digits, 10 ** len(denom)) * Fraction(base) ** exponent
+        # Round non-zero values up to the smallest representable amount: if you
+        # ask for some of a resource you get some, never nothing.
+        magnitude = _round_up_to_nano(magnitude)
+    if fmt == BINARY_SI and magnitude > _MAX_INT64:
+        magnitude = Fraction(_MAX_INT64)  # the max is a simple cap
+    if fmt == BINARY_SI and 0 < magnitude < 1:
+        fmt = DECIMAL_SI
+    return (magnitude if positive else -magnitude), fmt
+
+
+def parse_quantity(value: Union[str, int, float]) -> Quantity:
+    """Upstream ParseQuantity; raises :class:`QuantityError` with upstream's message."""
+    return Quantity(value)
+
+
+def must_parse(value: Union[str, int, float]) -> Quantity:
+    """Upstream MustParse, for tests and constants."""
+    return Quantity(value)

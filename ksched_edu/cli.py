@@ -1,0 +1,225 @@
+"""The command line: ``python -m ksched_edu case|schedule ...``.
+
+``case DIR...`` answers scenario folders (cluster.yaml, config.yaml, case.yaml)
+as the conformance contract specifies: one JSON line per folder. ``schedule``
+runs one scheduling cycle on a cluster and prints, node by node, what every
+Filter plugin said and what every Score plugin gave, then the chosen node.
+
+Both read the trace the scheduler recorded; neither re-computes a verdict.
+A user's mistake (a bad file, a bad configuration) is one line on stderr and
+exit status 2, never a traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from .api.errors import ManifestError
+from .api.loader import load_cluster
+from .api.types import Cluster
+from .config.loader import ConfigError, default_config, load_config
+from .framework.plugins.registry import new_in_tree_registry
+from .scheduler import ConfigurationError
+from .sim.simulation import Simulation
+from .trace import CycleEvent, PluginEvent, Recorder
+
+EXIT_USAGE = 2
+
+
+class CaseError(Exception):
+    """A case folder that cannot be read."""
+
+
+# --- the score-mode answer, read off the trace ---------------------------------------------
+
+
+def first_attempt(recorder: Recorder, pod_key: str) -> Optional[int]:
+    for e in recorder.events:
+        if isinstance(e, CycleEvent) and e.kind == "start" and e.pod == pod_key:
+            return e.cycle
+    return None
+
+
+def cycle_report(recorder: Recorder, cycle: int) -> dict[str, Any]:
+    """Filter verdicts, scores, the best nodes and PreFilter rejections of one cycle."""
+    pre_filter: dict[str, Any] = {}
+    filters: dict[str, dict[str, Any]] = {}
+    scores: dict[str, dict[str, Any]] = {}
+    for e in recorder.plugin_events(cycle=cycle):
+        if e.point == "PreFilter" and e.code != "Success":
+            pre_filter[e.plugin] = {"code": e.code, "reasons": list(e.reasons)}
+        elif e.point == "Filter":
+            node = filters.setdefault(e.node, {"status": "Success", "plugins": {}})
+            node["plugins"][e.plugin] = {"code": e.code, "reasons": list(e.reasons)}
+            if e.code != "Success":
+                node["status"] = e.code
+        elif e.point == "Score":
+            node = scores.setdefault(e.node, {"plugins": {}, "total": 0})
+            node["plugins"][e.plugin] = e.weighted_score
+            node["total"] += e.weighted_score or 0
+    end = next((e for e in recorder.of(CycleEvent) if e.cycle == cycle and e.kind != "start"), None)
+    if scores:
+        top = max(s["total"] for s in scores.values())
+        best = sorted(n for n, s in scores.items() if s["total"] == top)
+    else:
+        best = [end.node] if end is not None and end.node else []
+    report = {"filter": filters, "scores": scores, "best": best, "preFilter": pre_filter}
+    if end is not None and end.kind != "scheduled":
+        report["fitError"] = end.message
+    return report
+
+
+# --- case folders -------------------------------------------------------------------------
+
+
+def _read_case(folder: Path) -> tuple[dict[str, Any], Path, Path]:
+    case_file = folder / "case.yaml"
+    if not folder.is_dir():
+        raise CaseError(f"{folder}: not a folder")
+    if not case_file.exists():
+        raise CaseError(f"{case_file}: file not found")
+    import yaml
+
+    try:
+        case = yaml.safe_load(case_file.read_text()) or {}
+    except yaml.YAMLError as err:
+        raise CaseError(f"{case_file}: not valid YAML: {str(err).splitlines()[0]}") from None
+    if not isinstance(case, dict) or case.get("mode") not in ("score", "run"):
+        raise CaseError(f"{case_file}: mode: must be \"score\" or \"run\"")
+    if case["mode"] == "score" and not isinstance(case.get("pod"), str):
+        raise CaseError(f"{case_file}: pod: required in score mode (namespace/name)")
+    return case, folder / "config.yaml", folder / "cluster.yaml"
+
+
+def answer_case(dir_arg: str) -> dict[str, Any]:
+    folder = Path(dir_arg)
+    try:
+        case, config_path, cluster_path = _read_case(folder)
+        config = load_config(config_path)
+    except CaseError as err:
+        return {"case": dir_arg, "error": str(err)}
+    except ConfigError as err:
+        return {"case": dir_arg, "configError": err.message}
+    try:
+        cluster = load_cluster(cluster_path)
+    except ManifestError as err:
+        return {"case": dir_arg, "error": str(err)}
+    try:
+        recorder = Recorder()
+        sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_in_tree_registry())
+    except ConfigurationError as err:
+        return {"case": dir_arg, "configError": str(err)}
+    if case["mode"] == "score":
+        return {"case": dir_arg, "mode": "score", "pod": case["pod"], **_score(sim, recorder, case["pod"])}
+    sim.run()
+    return {"case": dir_arg, "mode": "run",
+            "placements": [{"pod": p.pod, "node": p.node, "message": p.message, "nominatedNode": p.nominated_node}
+                           for p in sim.placements()],
+            "victims": sim.victims()}
+
+
+def _score(sim: Simulation, recorder: Recorder, pod_key: str) -> dict[str, Any]:
+    """Run scheduling cycles until the pod's first attempt has been made; report that attempt."""
+    sched = sim.scheduler
+    while first_attempt(recorder, pod_key) is None:
+        if not sched.schedule_one():
+            if sched.clock.next_due() is None:
+                break
+            sched.clock.fire_next()
+    cycle = first_attempt(recorder, pod_key)
+    if cycle is None:
+        return {"filter": {}, "scores": {}, "best": [], "preFilter": {}}
+    return cycle_report(recorder, cycle)
+
+
+# --- schedule -------------------------------------------------------------------------------
+
+
+def _load_inputs(cluster_arg: str, config_arg: Optional[str]) -> tuple[Cluster, Any]:
+    cluster = load_cluster(Path(cluster_arg))
+    config = load_config(Path(config_arg)) if config_arg else default_config()
+    return cluster, config
+
+
+def schedule_command(args: argparse.Namespace) -> int:
+    cluster, config = _load_inputs(args.cluster, args.config)
+    pending = cluster.pending_pods
+    if not pending:
+        print(f"{args.cluster}: no pending pod (a pod without spec.nodeName) to schedule", file=sys.stderr)
+        return EXIT_USAGE
+    pod_key = args.pod or pending[0].key
+    if pod_key not in {p.key for p in pending}:
+        print(f"{args.cluster}: Pod {pod_key}: not a pending pod of this cluster", file=sys.stderr)
+        return EXIT_USAGE
+    recorder = Recorder()
+    sim = Simulation(cluster, config, seed=args.seed, recorder=recorder)
+    report = _score(sim, recorder, pod_key)
+    print(format_report(pod_key, report, [n.name for n in cluster.nodes]))
+    if args.trace:
+        recorder.to_frame().to_csv(args.trace, index=False)
+        print(f"trace: {len(recorder)} events written to {args.trace}")
+    return 0
+
+
+def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -> str:
+    lines = [f"Pod {pod_key}"]
+    for plugin, st in report["preFilter"].items():
+        if st["code"] != "Skip":
+            lines.append(f"  PreFilter {plugin}: {st['code']} {'; '.join(st['reasons'])}")
+    score_plugins = sorted({p for s in report["scores"].values() for p in s["plugins"]})
+    header = ["NODE", "FILTER", "REASONS"] + score_plugins + ["TOTAL"]
+    rows = [header]
+    for name in node_names:
+        f = report["filter"].get(name)
+        verdict = f["status"] if f else "-"
+        reasons = "; ".join(r for p in (f["plugins"].values() if f else []) for r in p["reasons"])
+        s = report["scores"].get(name)
+        cells = [str(s["plugins"].get(p, "")) for p in score_plugins] + [str(s["total"])] if s else \
+            [""] * (len(score_plugins) + 1)
+        rows.append([name + (" *" if name in report["best"] else ""), verdict, reasons or "-"] + cells)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    if report.get("fitError"):
+        lines.append(f"Unschedulable: {report['fitError']}")
+    elif report["best"]:
+        lines.append(f"Best: {', '.join(report['best'])}  (* marks the top score; ties are broken at random)")
+    return "\n".join(lines)
+
+
+# --- main -------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m ksched_edu", description="A readable port of kube-scheduler v1.30.")
+    sub = ap.add_subparsers(dest="command", required=True)
+    case = sub.add_parser("case", help="answer scenario folders as JSON lines (the conformance contract)")
+    case.add_argument("dirs", nargs="+", metavar="DIR")
+    sch = sub.add_parser("schedule", help="schedule one pod and show every node's verdict and scores")
+    sch.add_argument("--cluster", required=True, help="YAML of nodes and pods (kubectl get -o yaml)")
+    sch.add_argument("--config", help="a KubeSchedulerConfiguration (default: the default profile)")
+    sch.add_argument("--pod", help="namespace/name of the pending pod (default: the first pending pod)")
+    sch.add_argument("--trace", help="write the trace to this CSV file")
+    sch.add_argument("--seed", type=int, default=0, help="seed for breaking score ties")
+    return ap
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "case":
+            for d in args.dirs:
+                print(json.dumps(answer_case(d)), flush=True)
+            return 0
+        return schedule_command(args)
+    except (ManifestError, ConfigError, ConfigurationError) as err:
+        print(_one_line(err), file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _one_line(err: Exception) -> str:
+    if isinstance(err, ConfigError) and getattr(err, "file", None):
+        return f"{err.file}: {err.message}"
+    return str(err).splitlines()[0] if str(err) else type(err).__name__

@@ -1,0 +1,1 @@
+"""The Scheduling Framework: contracts, runtime and plugins (pkg/scheduler/framework)."""

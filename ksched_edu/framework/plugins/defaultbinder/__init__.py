@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/defaultbinder (v1.30)."""

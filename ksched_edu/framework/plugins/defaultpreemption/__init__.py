@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/defaultpreemption (v1.30)."""

@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/imagelocality (v1.30)."""

@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/nodename (v1.30)."""

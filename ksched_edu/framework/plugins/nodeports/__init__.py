@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/nodeports (v1.30)."""

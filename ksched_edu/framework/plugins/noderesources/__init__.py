@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/noderesources (v1.30): NodeResourcesFit and NodeResourcesBalancedAllocation."""

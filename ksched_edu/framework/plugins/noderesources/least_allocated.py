@@ -1,0 +1,39 @@
+"""Port of pkg/scheduler/framework/plugins/noderesources/least_allocated.go (v1.30).
+
+The LeastAllocated strategy (the default): a node scores higher the more of
+each resource stays free after placing the pod, as a weighted average of
+``(capacity - requested) * 100 / capacity`` over the configured resources.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...interface import MAX_NODE_SCORE
+from .resource_allocation import ResourceScorerFn
+
+
+def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
+    """A scorer weighting each resource's free share by ``resources[i].weight``."""
+
+    def scorer(requested: list[int], allocatable: list[int]) -> int:
+        node_score = weight_sum = 0
+        for i in range(len(requested)):
+            if allocatable[i] == 0:
+                continue
+            weight = resources[i].weight
+            node_score += least_requested_score(requested[i], allocatable[i]) * weight
+            weight_sum += weight
+        if weight_sum == 0:
+            return 0
+        return node_score // weight_sum
+
+    return scorer
+
+
+def least_requested_score(requested: int, capacity: int) -> int:
+    """Free capacity on a 0..MAX_NODE_SCORE scale; 0 when over-requested."""
+    if capacity == 0:
+        return 0
+    if requested > capacity:
+        return 0
+    return (capacity - requested) * MAX_NODE_SCORE // capacity

@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/nodeunschedulable (v1.30)."""

@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/queuesort (v1.30)."""

@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/schedulinggates (v1.30)."""

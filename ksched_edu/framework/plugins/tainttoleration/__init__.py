@@ -1,0 +1,1 @@
+"""Port of pkg/scheduler/framework/plugins/tainttoleration (v1.30)."""

@@ -1,0 +1,604 @@
+"""Port of pkg/scheduler/framework/runtime/framework.go and registry.go (v1.30).
+
+The one mechanical runtime behind every profile: it builds the profile's
+plugins from the registry with their args, sorts them into per-extension-point
+lists (expanding ``multiPoint`` exactly as upstream), and runs each point the
+same way: loop over the plugins, attach the plugin name to a failure, turn an
+unexpected code into Error, and stop where upstream stops.
+
+Deviations:
+- No goroutines: Score runs node by node, then NormalizeScore plugin by
+  plugin, then the weights; the result is the same as upstream's parallel
+  loops (each writes its own slot).
+- Permit waits are kept in ``waiting_pods``; the binding cycle (sim) resolves
+  them on the virtual clock instead of blocking on a channel.
+- Every call is reported to a trace recorder when one is enabled.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..api.types import Pod
+from ..trace import NULL_RECORDER, CycleContext, PluginEvent, Recorder
+from .cycle_state import CycleState
+from .interface import (MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, EnqueueExtensions,
+                        FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, PermitPlugin, PluginScore,
+                        PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin, PreEnqueuePlugin,
+                        PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
+                        ScorePlugin, Status, code_of, is_success, merge_pre_filter_results, new_status)
+from .types import ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo, PodInfo
+
+# A factory builds a plugin from its args and the framework handle (upstream PluginFactory).
+PluginFactory = Callable[[Any, "Framework"], Any]
+Registry = dict[str, PluginFactory]
+
+# Permit waits longer than this are cut to it (upstream maxTimeout).
+MAX_PERMIT_TIMEOUT = 15 * 60.0
+
+
+class FrameworkError(Exception):
+    """Building a profile failed; ``str()`` is upstream's error text."""
+
+
+def merge_registries(a: Registry, b: Registry) -> Registry:
+    """Upstream Registry.Merge: an out-of-tree registry may not shadow an in-tree name."""
+    out = dict(a)
+    for name, factory in b.items():
+        if name in out:
+            raise FrameworkError(f"a plugin named {name} already exists")
+        out[name] = factory
+    return out
+
+
+# (config attribute, framework list, upstream interface name) in upstream getExtensionPoints order.
+_EXTENSION_POINTS: list[tuple[str, str, type, str]] = [
+    ("pre_filter", "pre_filter_plugins", PreFilterPlugin, "PreFilterPlugin"),
+    ("filter", "filter_plugins", FilterPlugin, "FilterPlugin"),
+    ("post_filter", "post_filter_plugins", PostFilterPlugin, "PostFilterPlugin"),
+    ("reserve", "reserve_plugins", ReservePlugin, "ReservePlugin"),
+    ("pre_score", "pre_score_plugins", PreScorePlugin, "PreScorePlugin"),
+    ("score", "score_plugins", ScorePlugin, "ScorePlugin"),
+    ("pre_bind", "pre_bind_plugins", PreBindPlugin, "PreBindPlugin"),
+    ("bind", "bind_plugins", BindPlugin, "BindPlugin"),
+    ("post_bind", "post_bind_plugins", PostBindPlugin, "PostBindPlugin"),
+    ("permit", "permit_plugins", PermitPlugin, "PermitPlugin"),
+    ("pre_enqueue", "pre_enqueue_plugins", PreEnqueuePlugin, "PreEnqueuePlugin"),
+    ("queue_sort", "queue_sort_plugins", QueueSortPlugin, "QueueSortPlugin"),
+]
+
+
+def implements(plugin: Any, protocol: type) -> bool:
+    """Whether a plugin implements an extension point (upstream's reflect Implements)."""
+    return isinstance(plugin, protocol)
+
+
+@dataclass
+class WaitingPod:
+    """A pod held at Permit (upstream waiting_pods_map.go): the plugins still to allow it."""
+
+    pod: Pod
+    pending_plugins: dict[str, float]  # plugin -> deadline on the virtual clock
+    since: float = 0.0  # when the pod started to wait
+    status: Optional[Status] = None  # set once allowed by all or rejected by one
+    # upstream: the binding goroutine blocks on a channel; here it is called back.
+    on_resolve: Optional[Callable[[], None]] = None
+
+    def get_pending_plugins(self) -> list[str]:
+        return sorted(self.pending_plugins)
+
+    def allow(self, plugin_name: str) -> None:
+        self.pending_plugins.pop(plugin_name, None)
+        if not self.pending_plugins and self.status is None:
+            self._resolve(new_status(Code.Success))
+
+    def reject(self, plugin_name: str, msg: str) -> None:
+        if self.status is None:
+            self._resolve(new_status(Code.Unschedulable, msg).with_plugin(plugin_name))
+
+    def _resolve(self, status: Status) -> None:
+        self.status = status
+        if self.on_resolve is not None:
+            self.on_resolve()
+
+
+@dataclass
+class _DefaultEnqueueExtension:
+    """A plugin that registers no events is woken by every event (upstream defaultEnqueueExtension)."""
+
+    plugin_name: str
+
+    def name(self) -> str:
+        return self.plugin_name
+
+    def events_to_register(self) -> list[ClusterEventWithHint]:
+        return unroll_wildcard_resource()
+
+
+def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
+    from . import types as t
+
+    kinds = [t.POD, t.NODE, t.PERSISTENT_VOLUME, t.PERSISTENT_VOLUME_CLAIM, t.CSI_NODE, t.CSI_DRIVER,
+             t.CSI_STORAGE_CAPACITY, t.STORAGE_CLASS, "PodSchedulingContext", "ResourceClaim", "ResourceClass",
+             "ResourceClaimParameters", "ResourceClassParameters"]
+    return [ClusterEventWithHint(ClusterEvent(k, ActionType.All)) for k in kinds]
+
+
+class Framework:
+    """One profile's plugins and the loops that run them (upstream frameworkImpl)."""
+
+    def __init__(self, registry: Registry, profile: Any, *, snapshot_lister: Any = None, client: Any = None,
+                 object_lister: Any = None, nominator: Any = None, recorder: Recorder = NULL_RECORDER,
+                 parallelism: int = 16) -> None:
+        self.registry = registry
+        self.profile_name: str = profile.scheduler_name
+        self.percentage_of_nodes_to_score: Optional[int] = profile.percentage_of_nodes_to_score
+        self._snapshot_lister = snapshot_lister
+        self._client = client
+        self._object_lister = object_lister
+        self.nominator = nominator
+        self.recorder = recorder
+        self.ctx = CycleContext(profile=self.profile_name)
+        self.parallelism = parallelism
+        self.score_plugin_weight: dict[str, int] = {}
+        self.waiting_pods: dict[str, WaitingPod] = {}
+        self.plugins_map: dict[str, Any] = {}
+        self.enqueue_extensions: list[Any] = []
+        for _, attr, _, _ in _EXTENSION_POINTS:
+            setattr(self, attr, [])
+        self._build(profile)
+
+    # --- building ---------------------------------------------------------------
+
+    def _build(self, profile: Any) -> None:
+        plugins = profile.plugins
+        needed = self._plugins_needed(plugins)
+        plugin_config: dict[str, Any] = {}
+        for pc in profile.plugin_config:
+            if pc.name in plugin_config:
+                raise FrameworkError(f"repeated config for plugin {pc.name}")
+            plugin_config[pc.name] = pc.args
+        # upstream: Go ranges over the registry map (random order); we use registry order.
+        for name, factory in self.registry.items():
+            if name not in needed:
+                continue
+            try:
+                plugin = factory(plugin_config.get(name), self)
+            except FrameworkError:
+                raise
+            except ValueError as err:
+                raise FrameworkError(f"initializing plugin \"{name}\": {err}") from err
+            self.plugins_map[name] = plugin
+            self._fill_enqueue_extensions(plugin)
+
+        for cfg_attr, attr, proto, iface in _EXTENSION_POINTS:
+            self._update_plugin_list(attr, proto, iface, getattr(plugins, cfg_attr))
+        if plugins.multi_point.enabled:
+            self._expand_multi_point_plugins(plugins)
+
+        if len(self.queue_sort_plugins) != 1:
+            raise FrameworkError(
+                f"only one queue sort plugin required for profile with scheduler name \"{self.profile_name}\","
+                f" but got {len(self.queue_sort_plugins)}")
+        if not self.bind_plugins:
+            raise FrameworkError(
+                f"at least one bind plugin is needed for profile with scheduler name \"{self.profile_name}\"")
+        self._get_score_weights(list(plugins.score.enabled) + list(plugins.multi_point.enabled))
+        for pl in self.score_plugins:
+            if self.score_plugin_weight.get(pl.name(), 0) == 0:
+                raise FrameworkError(f"score plugin \"{pl.name()}\" is not configured with weight")
+
+    @staticmethod
+    def _plugins_needed(plugins: Any) -> set[str]:
+        needed: set[str] = set()
+        for cfg_attr, _, _, _ in _EXTENSION_POINTS:
+            needed.update(p.name for p in getattr(plugins, cfg_attr).enabled)
+        needed.update(p.name for p in plugins.multi_point.enabled)
+        return needed
+
+    def _fill_enqueue_extensions(self, plugin: Any) -> None:
+        kinds = (PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin, PermitPlugin)
+        if not any(implements(plugin, k) for k in kinds):
+            return
+        if implements(plugin, EnqueueExtensions):
+            self.enqueue_extensions.append(plugin)
+        else:
+            self.enqueue_extensions.append(_DefaultEnqueueExtension(plugin.name()))
+
+    def _update_plugin_list(self, attr: str, proto: type, iface: str, plugin_set: Any) -> None:
+        seen: set[str] = set()
+        for ep in plugin_set.enabled:
+            plugin = self.plugins_map.get(ep.name)
+            if plugin is None:
+                raise FrameworkError(f"{iface} \"{ep.name}\" does not exist")
+            if not implements(plugin, proto):
+                raise FrameworkError(f"plugin \"{ep.name}\" does not extend {iface} plugin")
+            if ep.name in seen:
+                raise FrameworkError(f"plugin \"{ep.name}\" already registered as \"{iface}\"")
+            seen.add(ep.name)
+            getattr(self, attr).append(plugin)
+
+    def _expand_multi_point_plugins(self, plugins: Any) -> None:
+        """Upstream expandMultiPointPlugins: per point, overrides first, then multiPoint, then the rest."""
+        for cfg_attr, attr, proto, iface in _EXTENSION_POINTS:
+            plugin_set = getattr(plugins, cfg_attr)
+            enabled = [p.name for p in plugin_set.enabled]
+            disabled = {p.name for p in plugin_set.disabled}
+            if "*" in disabled:
+                continue
+            multi: list[str] = []
+            overrides: list[str] = []
+            for ep in plugins.multi_point.enabled:
+                plugin = self.plugins_map.get(ep.name)
+                if plugin is None:
+                    raise FrameworkError(f"{iface} \"{ep.name}\" does not exist")
+                if not implements(plugin, proto) or ep.name in disabled:
+                    continue
+                if ep.name in enabled:
+                    if ep.name not in overrides:
+                        overrides.append(ep.name)
+                    continue
+                if ep.name in multi:
+                    raise FrameworkError(f"plugin \"{ep.name}\" already registered as \"{iface}\"")
+                multi.append(ep.name)
+            rest = [n for n in enabled if n not in overrides]
+            order = [n for n in enabled if n in overrides] + multi + rest
+            setattr(self, attr, [self.plugins_map[n] for n in order])
+
+    def _get_score_weights(self, plugin_list: list[Any]) -> None:
+        total = 0
+        for ep in plugin_list:
+            plugin = self.plugins_map.get(ep.name)
+            if plugin is None or not implements(plugin, ScorePlugin):
+                continue
+            if ep.name in self.score_plugin_weight:
+                continue
+            weight = int(ep.weight or 0) or 1
+            self.score_plugin_weight[ep.name] = weight
+            if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+                raise FrameworkError("total score of Score plugins could overflow")
+            total += weight * MAX_NODE_SCORE
+
+    # --- Handle -----------------------------------------------------------------
+
+    def snapshot_shared_lister(self) -> Any:
+        return self._snapshot_lister
+
+    def set_snapshot_shared_lister(self, lister: Any) -> None:
+        self._snapshot_lister = lister
+
+    def object_lister(self) -> Any:
+        return self._object_lister
+
+    def client(self) -> Any:
+        return self._client
+
+    def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
+        if self.nominator is None:
+            return []
+        return self.nominator.nominated_pods_for_node(node_name)
+
+    def queue_sort_func(self) -> Callable[[Any, Any], bool]:
+        return self.queue_sort_plugins[0].less
+
+    def has_filter_plugins(self) -> bool:
+        return bool(self.filter_plugins)
+
+    def has_post_filter_plugins(self) -> bool:
+        return bool(self.post_filter_plugins)
+
+    def has_score_plugins(self) -> bool:
+        return bool(self.score_plugins)
+
+    def list_plugins(self) -> dict[str, list[tuple[str, int]]]:
+        """Each extension point's plugins in run order, with score weights (upstream ListPlugins)."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for cfg_attr, attr, _, _ in _EXTENSION_POINTS:
+            names = [p.name() for p in getattr(self, attr)]
+            if names:
+                out[cfg_attr] = [(n, self.score_plugin_weight.get(n, 0) if cfg_attr == "score" else 0)
+                                 for n in names]
+        return out
+
+    # --- tracing ----------------------------------------------------------------
+
+    def _trace(self, point: str, plugin: str, status: Optional[Status], node: str = "", pod: Optional[Pod] = None,
+               **scores: Optional[int]) -> None:
+        if not self.recorder.enabled:
+            return
+        c = self.ctx
+        self.recorder.record(PluginEvent(
+            time=c.time, cycle=c.cycle, pod=pod.key if pod is not None else c.pod, profile=self.profile_name,
+            point=point, plugin=plugin, node=node, code=str(code_of(status)),
+            reasons=tuple(status.get_reasons()) if status is not None else (), **scores))
+
+    # --- the extension points ------------------------------------------------------
+
+    def run_pre_enqueue_plugins(self, pod: Pod) -> Optional[Status]:
+        for pl in self.pre_enqueue_plugins:
+            s = pl.pre_enqueue(pod)
+            self._trace("PreEnqueue", pl.name(), s, pod=pod)
+            if not is_success(s):
+                return s.with_plugin(pl.name())
+        return None
+
+    def run_pre_filter_plugins(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
+        skip: set[str] = set()
+        try:
+            result: Optional[PreFilterResult] = None
+            plugins_with_nodes: list[str] = []
+            return_status: Optional[Status] = None
+            for pl in self.pre_filter_plugins:
+                r, s = pl.pre_filter(state, pod)
+                self._trace("PreFilter", pl.name(), s)
+                if s is not None and s.is_skip():
+                    skip.add(pl.name())
+                    continue
+                if not is_success(s):
+                    s.with_plugin(pl.name())
+                    if s.code == Code.UnschedulableAndUnresolvable:
+                        return None, s
+                    if s.code == Code.Unschedulable:
+                        return_status = s
+                        continue
+                    return None, Status.as_status(
+                        f"running PreFilter plugin \"{pl.name()}\": {s.message()}").with_plugin(pl.name())
+                if r is not None and not r.all_nodes():
+                    plugins_with_nodes.append(pl.name())
+                result = merge_pre_filter_results(result, r)
+                if result is not None and not result.all_nodes() and not result.node_names:
+                    if len(plugins_with_nodes) == 1:
+                        msg = f"node(s) didn't satisfy plugin {plugins_with_nodes[0]}"
+                    else:
+                        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(plugins_with_nodes)}] simultaneously"
+                    return result, new_status(Code.UnschedulableAndUnresolvable, msg)
+            return result, return_status
+        finally:
+            # upstream: a deferred assignment, so it happens on every return path.
+            state.skip_filter_plugins = skip
+
+    def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
+                                         node_info: NodeInfo) -> Optional[Status]:
+        return self._run_pre_filter_extension("AddPod", state, pod_to_schedule, pod_info_to_add, node_info)
+
+    def run_pre_filter_extension_remove_pod(self, state: CycleState, pod_to_schedule: Pod,
+                                            pod_info_to_remove: PodInfo, node_info: NodeInfo) -> Optional[Status]:
+        return self._run_pre_filter_extension("RemovePod", state, pod_to_schedule, pod_info_to_remove, node_info)
+
+    def _run_pre_filter_extension(self, which: str, state: CycleState, pod: Pod, info: PodInfo,
+                                  node_info: NodeInfo) -> Optional[Status]:
+        for pl in self.pre_filter_plugins:
+            ext = pl.pre_filter_extensions()
+            if ext is None or pl.name() in state.skip_filter_plugins:
+                continue
+            fn = ext.add_pod if which == "AddPod" else ext.remove_pod
+            s = fn(state, pod, info, node_info)
+            if not is_success(s):
+                return Status.as_status(f"running {which} on PreFilter plugin \"{pl.name()}\": {s.message()}")
+        return None
+
+    def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
+        node_name = node_info.name
+        for pl in self.filter_plugins:
+            if pl.name() in state.skip_filter_plugins:
+                continue
+            s = pl.filter(state, pod, node_info)
+            if not is_success(s):
+                if not s.is_rejected():
+                    s = Status.as_status(f"running \"{pl.name()}\" filter plugin: {s.message()}")
+                s.with_plugin(pl.name())
+                self._trace("Filter", pl.name(), s, node=node_name)
+                return s
+            self._trace("Filter", pl.name(), s, node=node_name)
+        return None
+
+    def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
+                                               info: NodeInfo) -> Optional[Status]:
+        """Upstream RunFilterPluginsWithNominatedPods: filter twice when nominated pods exist.
+
+        The first pass adds the nominated pods of equal or higher priority to the node (so the
+        pod does not take room they were promised); the second runs without them (so a
+        nominated pod's affinity cannot be what makes this pod fit).
+        """
+        status: Optional[Status] = None
+        pods_added = False
+        for i in range(2):
+            state_to_use, info_to_use = state, info
+            if i == 0:
+                try:
+                    pods_added, state_to_use, info_to_use = self._add_nominated_pods(pod, state, info)
+                except _AddPodError as err:
+                    return Status.as_status(str(err))
+            elif not pods_added or not is_success(status):
+                break
+            status = self.run_filter_plugins(state_to_use, pod, info_to_use)
+            if not is_success(status) and not status.is_rejected():
+                return status
+        return status
+
+    def _add_nominated_pods(self, pod: Pod, state: CycleState,
+                            node_info: NodeInfo) -> tuple[bool, CycleState, NodeInfo]:
+        nominated = self.nominated_pods_for_node(node_info.name)
+        if not nominated:
+            return False, state, node_info
+        info_out = node_info.snapshot()
+        state_out = state.clone()
+        added = False
+        for pi in nominated:
+            if pod_priority(pi.pod) >= pod_priority(pod) and pi.pod.uid != pod.uid:
+                info_out.add_pod_info(pi)
+                s = self.run_pre_filter_extension_add_pod(state_out, pod, pi, info_out)
+                if not is_success(s):
+                    raise _AddPodError(s.message())
+                added = True
+        return added, state_out, info_out
+
+    def run_post_filter_plugins(self, state: CycleState, pod: Pod,
+                                filtered: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
+        result: Optional[PostFilterResult] = None
+        reasons: list[str] = []
+        rejector = ""
+        for pl in self.post_filter_plugins:
+            r, s = pl.post_filter(state, pod, filtered)
+            self._trace("PostFilter", pl.name(), s)
+            if is_success(s):
+                return r, s  # type: ignore[return-value]
+            if s.code == Code.UnschedulableAndUnresolvable:
+                return r, s.with_plugin(pl.name())
+            if not s.is_rejected():
+                return None, Status.as_status(s.message()).with_plugin(pl.name())
+            if r is not None and r.nominating_info is not None and r.nominating_info.mode() != 0:
+                result = r
+            reasons.extend(s.get_reasons())
+            if not rejector:
+                rejector = pl.name()
+        return result, new_status(Code.Unschedulable, *reasons).with_plugin(rejector)
+
+    def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
+        skip: set[str] = set()
+        try:
+            for pl in self.pre_score_plugins:
+                s = pl.pre_score(state, pod, nodes)
+                self._trace("PreScore", pl.name(), s)
+                if s is not None and s.is_skip():
+                    skip.add(pl.name())
+                    continue
+                if not is_success(s):
+                    return Status.as_status(f"running PreScore plugin \"{pl.name()}\": {s.message()}")
+            return None
+        finally:
+            state.skip_score_plugins = skip
+
+    def run_score_plugins(self, state: CycleState, pod: Pod,
+                          nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
+        plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
+        scores: dict[str, list[NodeScore]] = {pl.name(): [] for pl in plugins}
+        raw: dict[str, list[int]] = {}
+        # upstream: Parallelizer().Until over nodes; each node's scores land in their own slot.
+        for info in nodes:
+            for pl in plugins:
+                value, s = pl.score(state, pod, info.name)
+                if not is_success(s):
+                    return [], Status.as_status(
+                        f"running Score plugins: plugin \"{pl.name()}\" failed with: {s.message()}")
+                scores[pl.name()].append(NodeScore(info.name, int(value)))
+        for pl in plugins:
+            raw[pl.name()] = [ns.score for ns in scores[pl.name()]]
+            ext = pl.score_extensions()
+            if ext is None:
+                continue
+            s = ext.normalize_score(state, pod, scores[pl.name()])
+            if not is_success(s):
+                return [], Status.as_status(
+                    f"running Normalize on Score plugins: plugin \"{pl.name()}\" failed with: {s.message()}")
+        result: list[NodePluginScores] = []
+        for index, info in enumerate(nodes):
+            nps = NodePluginScores(info.name)
+            for pl in plugins:
+                weight = self.score_plugin_weight[pl.name()]
+                score = scores[pl.name()][index].score
+                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
+                    return [], Status.as_status(
+                        f"applying score defaultWeights on Score plugins: plugin \"{pl.name()}\" returns an "
+                        f"invalid score {score}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}]"
+                        " after normalizing")
+                weighted = score * weight
+                nps.scores.append(PluginScore(pl.name(), weighted))
+                nps.total_score += weighted
+                self._trace("Score", pl.name(), None, node=info.name, raw_score=raw[pl.name()][index],
+                            normalized_score=score, weighted_score=weighted)
+            result.append(nps)
+        return result, None
+
+    def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        for pl in self.reserve_plugins:
+            s = pl.reserve(state, pod, node_name)
+            self._trace("Reserve", pl.name(), s, node=node_name)
+            if not is_success(s):
+                if s.is_rejected():
+                    return s.with_plugin(pl.name())
+                return Status.as_status(f"running Reserve plugin \"{pl.name()}\": {s.message()}")
+        return None
+
+    def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        # Unreserve runs in the reverse order of Reserve.
+        for pl in reversed(self.reserve_plugins):
+            pl.unreserve(state, pod, node_name)
+            self._trace("Unreserve", pl.name(), None, node=node_name)
+
+    def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str, now: float = 0.0) -> Optional[Status]:
+        waits: dict[str, float] = {}
+        for pl in self.permit_plugins:
+            s, timeout = pl.permit(state, pod, node_name)
+            self._trace("Permit", pl.name(), s, node=node_name)
+            if is_success(s):
+                continue
+            if s.is_rejected():
+                return s.with_plugin(pl.name())
+            if s.is_wait():
+                waits[pl.name()] = now + min(timeout, MAX_PERMIT_TIMEOUT)
+            else:
+                return Status.as_status(f"running Permit plugin \"{pl.name()}\": {s.message()}").with_plugin(pl.name())
+        if waits:
+            self.waiting_pods[pod.uid] = WaitingPod(pod, waits, since=now)
+            return new_status(Code.Wait, f"one or more plugins asked to wait and no plugin rejected pod \"{pod.name}\"")
+        return None
+
+    def get_waiting_pod(self, uid: str) -> Optional[WaitingPod]:
+        return self.waiting_pods.get(uid)
+
+    def iterate_over_waiting_pods(self, callback: Callable[[WaitingPod], None]) -> None:
+        for wp in list(self.waiting_pods.values()):
+            callback(wp)
+
+    def reject_waiting_pod(self, uid: str) -> bool:
+        wp = self.waiting_pods.get(uid)
+        if wp is None:
+            return False
+        wp.reject("", "removed")
+        return True
+
+    def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        for pl in self.pre_bind_plugins:
+            s = pl.pre_bind(state, pod, node_name)
+            self._trace("PreBind", pl.name(), s, node=node_name)
+            if not is_success(s):
+                if s.is_rejected():
+                    return s.with_plugin(pl.name())
+                return Status.as_status(f"running PreBind plugin \"{pl.name()}\": {s.message()}")
+        return None
+
+    def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        if not self.bind_plugins:
+            return new_status(Code.Skip, "")
+        status: Optional[Status] = None
+        for pl in self.bind_plugins:
+            status = pl.bind(state, pod, node_name)
+            self._trace("Bind", pl.name(), status, node=node_name)
+            if status is not None and status.is_skip():
+                continue
+            if not is_success(status):
+                if status.is_rejected():
+                    return status.with_plugin(pl.name())
+                return Status.as_status(f"running Bind plugin \"{pl.name()}\": {status.message()}")
+            return status
+        return status
+
+    def run_post_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        for pl in self.post_bind_plugins:
+            pl.post_bind(state, pod, node_name)
+            self._trace("PostBind", pl.name(), None, node=node_name)
+
+
+class _AddPodError(Exception):
+    pass
+
+
+def pod_priority(pod: Pod) -> int:
+    """Upstream corev1helpers.PodPriority: spec.priority, 0 when unset."""
+    return pod.spec.priority if pod.spec.priority is not None else 0
+
+
+def events_match(registered: ClusterEvent, event: ClusterEvent) -> bool:
+    return registered.match(event)
+

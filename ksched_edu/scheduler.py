@@ -1,0 +1,206 @@
+"""Port of pkg/scheduler/scheduler.go (v1.30).
+
+The Scheduler ties the pieces together: the cache and its snapshot, the
+scheduling queue, one Framework per profile, the event handlers that feed
+them from the API server, and the loop that calls ``schedule_one``.
+
+Deviations:
+- ``run`` is a loop on the virtual clock, not ``wait.UntilWithContext``: when
+  activeQ has a pod it runs one scheduling cycle, otherwise it advances the
+  clock to the next timer (a binding step, a backoff expiry, a queue flush).
+- The binding cycle of each pod is a timer ``bind_latency`` seconds after its
+  scheduling cycle, so optimistic binding (assume, then bind later) is visible.
+- Score ties are broken by ``self.rng``, a ``random.Random(seed)``.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from .api.types import Pod
+from .config.types import KubeSchedulerConfiguration
+from .eventhandlers import add_all_event_handlers
+from .framework.cycle_state import CycleState
+from .framework.interface import Code, Status, new_status
+from .framework.plugins.registry import new_in_tree_registry
+from .framework.runtime import Framework, Registry
+from .framework.types import PodInfo, QueuedPodInfo
+from .internal.cache.cache import Cache
+from .internal.cache.snapshot import Snapshot
+from .internal.queue.scheduling_queue import PriorityQueue, build_queueing_hint_map
+from .profile import new_map
+from .schedule_one import (PodsToActivate, ScheduleResult, binding_cycle, handle_binding_cycle_error,
+                           handle_scheduling_failure, schedule_one)
+from .sim.apiserver import APIServer
+from .sim.clock import VirtualClock
+from .trace import NULL_RECORDER, BindEvent, CycleEvent, Recorder
+
+
+class ConfigurationError(Exception):
+    """The scheduler could not be built from its configuration (upstream New's error)."""
+
+
+@dataclass
+class _BindingTask:
+    state: CycleState
+    fwk: Framework
+    result: ScheduleResult
+    info: QueuedPodInfo
+    pods_to_activate: PodsToActivate
+    cycle: int
+
+
+class Scheduler:
+    def __init__(self, config: KubeSchedulerConfiguration, client: Optional[APIServer] = None, *,
+                 clock: Optional[VirtualClock] = None, seed: int = 0, recorder: Recorder = NULL_RECORDER,
+                 registry: Optional[Registry] = None, bind_latency: float = 0.0,
+                 queueing_hints: bool = False) -> None:
+        self.clock = clock or (client.clock if client is not None and client.clock is not None else VirtualClock())
+        self.client = client or APIServer(self.clock)
+        if self.client.clock is None:
+            self.client.clock = self.clock
+        self.config = config
+        self.rng = random.Random(seed)
+        self.recorder = recorder
+        self.bind_latency = bind_latency
+        self.cache = Cache()
+        self.node_info_snapshot = Snapshot()
+        self.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score
+        self.next_start_node_index = 0
+        self.cycle = 0
+        self._binding_in_flight = 0
+        try:
+            self.profiles = new_map(config.profiles, registry or new_in_tree_registry(),
+                                    snapshot_lister=self.node_info_snapshot, client=self.client,
+                                    object_lister=self.client, recorder=recorder,
+                                    parallelism=config.parallelism)
+        except Exception as err:
+            raise ConfigurationError(f"initializing profiles: {err}") from err
+        first = next(iter(self.profiles.values()))
+        self.scheduling_queue = PriorityQueue(
+            first.queue_sort_func(), clock=self.clock,
+            pod_initial_backoff_seconds=config.pod_initial_backoff_seconds,
+            pod_max_backoff_seconds=config.pod_max_backoff_seconds,
+            pre_enqueue_plugins={name: f.pre_enqueue_plugins for name, f in self.profiles.items()},
+            queueing_hint_map=build_queueing_hint_map(self.profiles),
+            queueing_hints_enabled=queueing_hints, recorder=recorder)
+        for fwk in self.profiles.values():
+            fwk.nominator = self.scheduling_queue
+        add_all_event_handlers(self)
+        self.scheduling_queue.start(self.clock)
+
+    # --- the pieces schedule_one.py asks for --------------------------------------------
+
+    def next_pod(self) -> Optional[QueuedPodInfo]:
+        return self.scheduling_queue.pop()
+
+    def framework_for_pod(self, pod: Pod) -> Optional[Framework]:
+        return self.profiles.get(pod.spec.scheduler_name)
+
+    def responsible_for_pod(self, pod: Pod) -> bool:
+        return pod.spec.scheduler_name in self.profiles
+
+    def failure_handler(self, fwk: Framework, info: QueuedPodInfo, status: Status, nominating_info: Any) -> None:
+        handle_scheduling_failure(self, fwk, info, status, nominating_info)
+
+    @staticmethod
+    def copy_queued_pod_info(info: QueuedPodInfo) -> QueuedPodInfo:
+        """Upstream QueuedPodInfo.DeepCopy: the assumed pod is a copy, the queue's stays as it was."""
+        pod = copy.deepcopy(info.pod)
+        return QueuedPodInfo(PodInfo.of(pod), info.timestamp, info.attempts, info.initial_attempt_timestamp,
+                             set(info.unschedulable_plugins), set(info.pending_plugins), info.gated)
+
+    # --- tracing ----------------------------------------------------------------------
+
+    def record(self, event: Any) -> None:
+        if self.recorder.enabled:
+            self.recorder.record(event)
+
+    def record_cycle_start(self, fwk: Framework, pod: Pod) -> None:
+        self.cycle += 1
+        fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = self.cycle, pod.key, self.clock.now
+        self.record(CycleEvent(self.clock.now, self.cycle, pod.key, fwk.profile_name, "start"))
+
+    def record_cycle_end(self, fwk: Framework, pod: Pod, kind: str, node: str = "", message: str = "",
+                         evaluated: int = 0, feasible: int = 0) -> None:
+        self.record(CycleEvent(self.clock.now, self.cycle, pod.key, fwk.profile_name, kind, node, message,
+                               evaluated, feasible))
+
+    # --- the binding cycle on the clock ----------------------------------------------------
+
+    def start_binding_cycle(self, state: CycleState, fwk: Framework, result: ScheduleResult,
+                            info: QueuedPodInfo, pods_to_activate: PodsToActivate) -> None:
+        task = _BindingTask(state, fwk, result, info, pods_to_activate, self.cycle)
+        self._binding_in_flight += 1
+        waiting = fwk.get_waiting_pod(info.pod.uid)
+        if waiting is None:
+            self.clock.call_later(self.bind_latency, lambda: self._finish_binding_cycle(task, None),
+                                  label=f"bind {info.pod.key}")
+            return
+        # upstream: WaitOnPermit blocks the binding goroutine; here timers check back.
+        for plugin, deadline in waiting.pending_plugins.items():
+            self.clock.call_at(deadline, lambda p=plugin: self._permit_timeout(task, p), label="permit timeout")
+        waiting.on_resolve = lambda: self.clock.call_later(0.0, lambda: self._after_permit(task))
+        if waiting.status is not None:  # allowed or rejected before the binding cycle began
+            waiting.on_resolve()
+
+    def _permit_timeout(self, task: _BindingTask, plugin: str) -> None:
+        waiting = task.fwk.get_waiting_pod(task.info.pod.uid)
+        if waiting is not None and waiting.status is None and plugin in waiting.pending_plugins:
+            waited = _go_duration(waiting.pending_plugins[plugin] - waiting.since)
+            waiting.reject(plugin, f"rejected due to timeout after waiting {waited} at plugin {plugin}")
+
+    def _after_permit(self, task: _BindingTask) -> None:
+        waiting = task.fwk.waiting_pods.pop(task.info.pod.uid, None)
+        status = waiting.status if waiting is not None else new_status(Code.Success)
+        self.clock.call_later(self.bind_latency, lambda: self._finish_binding_cycle(task, status),
+                              label=f"bind {task.info.pod.key}")
+
+    def _finish_binding_cycle(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
+        self._binding_in_flight -= 1
+        fwk, info = task.fwk, task.info
+        fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = task.cycle, info.pod.key, self.clock.now
+        status = binding_cycle(self, task.state, fwk, task.result, info, task.pods_to_activate, permit_status)
+        if status is not None and status.code != Code.Success:
+            handle_binding_cycle_error(self, task.state, fwk, info, task.result, status)
+            return
+        self.record(BindEvent(self.clock.now, task.cycle, info.pod.key, task.result.suggested_host, "bound"))
+        self.scheduling_queue.done(info.pod.uid)
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def schedule_one(self) -> bool:
+        return schedule_one(self)
+
+    def busy(self) -> bool:
+        """Work is left: a pod in activeQ or backoffQ, or a binding cycle not finished."""
+        return self.scheduling_queue.has_active_or_backoff() or self._binding_in_flight > 0
+
+    def run(self, until: Optional[float] = None, max_cycles: int = 1_000_000) -> None:
+        """Schedule until quiescent (or until the clock reaches ``until``)."""
+        for _ in range(max_cycles):
+            if until is not None and self.clock.now > until:
+                return
+            due = self.clock.next_due()
+            if due is not None and due <= self.clock.now:
+                self.clock.fire_next()
+                continue
+            if self.schedule_one():
+                continue
+            if until is None and not self.busy():
+                return
+            if due is None or (until is not None and due > until):
+                if until is not None:
+                    self.clock.advance_to(until)
+                return
+            self.clock.fire_next()
+
+
+def _go_duration(seconds: float) -> str:
+    """Go's time.Duration String for whole and fractional seconds (e.g. 10s, 1.5s, 1m0s)."""
+    if seconds < 60:
+        return f"{seconds:g}s"
+    minutes, secs = divmod(seconds, 60)
+    return f"{int(minutes)}m{secs:g}s"

@@ -1,0 +1,202 @@
+"""An in-memory API server: the store the scheduler watches and writes to.
+
+What kube-apiserver does for the scheduler, and no more: it keeps objects by
+kind and ``namespace/name`` with a ``resourceVersion``; it tells watchers of
+every add, update and delete (in order, at once: the informers of a
+simulation never lag); it serves the ``binding`` subresource, which sets a
+pod's ``spec.nodeName``; it patches pod status (the PodScheduled condition
+and ``nominatedNodeName``); and it deletes pods, after their grace period
+when a clock is given.
+
+Deviations:
+- Watch events are delivered synchronously, in write order; there is no
+  informer resync and no watch latency.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+
+from ..api.types import Pod, PodCondition
+
+WatchHandler = Callable[[str, Optional[Any], Optional[Any]], None]  # (event, old, new)
+
+NAMESPACED = {"Pod", "Service", "ReplicaSet", "StatefulSet", "ReplicationController", "PodDisruptionBudget",
+              "PodGroup"}
+
+
+class NotFoundError(KeyError):
+    def __str__(self) -> str:
+        kind, key = self.args
+        return f"{kind.lower()}s \"{key.split('/')[-1]}\" not found"
+
+
+class ConflictError(Exception):
+    pass
+
+
+@dataclass
+class Write:
+    """One write the server accepted, for the trace and for tests."""
+
+    time: float
+    verb: str  # create | update | delete | bind | status
+    kind: str
+    key: str
+    detail: str = ""
+
+
+def object_key(obj: Any) -> str:
+    ns = obj.metadata.namespace if obj.kind in NAMESPACED else ""
+    return f"{ns}/{obj.metadata.name}" if ns else obj.metadata.name
+
+
+class APIServer:
+    def __init__(self, clock: Any = None) -> None:
+        self.clock = clock
+        self._store: dict[str, dict[str, Any]] = {}
+        self._rv = itertools.count(1)
+        self._watchers: dict[str, list[WatchHandler]] = {}
+        self.writes: list[Write] = []
+        self.deleted: list[str] = []
+
+    # --- watch ---------------------------------------------------------------------
+
+    def watch(self, kind: str, handler: WatchHandler) -> None:
+        self._watchers.setdefault(kind, []).append(handler)
+
+    def _notify(self, kind: str, event: str, old: Any, new: Any) -> None:
+        for handler in self._watchers.get(kind, []):
+            handler(event, old, new)
+
+    def _now(self) -> float:
+        return self.clock.now if self.clock is not None else 0.0
+
+    def _log(self, verb: str, kind: str, key: str, detail: str = "") -> None:
+        self.writes.append(Write(self._now(), verb, kind, key, detail))
+
+    # --- reads (the ObjectLister protocol) -------------------------------------------
+
+    def list(self, kind: str, namespace: str = "") -> list[Any]:
+        objs = self._store.get(kind, {}).values()
+        return [o for o in objs if not namespace or o.metadata.namespace == namespace]
+
+    def get(self, kind: str, namespace: str, name: str) -> Any:
+        key = f"{namespace}/{name}" if kind in NAMESPACED else name
+        return self._store.get(kind, {}).get(key)
+
+    def get_pod(self, namespace: str, name: str) -> Optional[Pod]:
+        return self.get("Pod", namespace, name)
+
+    @staticmethod
+    def copy_pod(pod: Pod) -> Pod:
+        return copy.deepcopy(pod)
+
+    # --- writes ----------------------------------------------------------------------
+
+    def create(self, obj: Any) -> Any:
+        kind, key = obj.kind, object_key(obj)
+        bucket = self._store.setdefault(kind, {})
+        if key in bucket:
+            raise ConflictError(f"{kind} {key} already exists")
+        obj.metadata.resource_version = str(next(self._rv))
+        if not obj.metadata.creation_timestamp and self.clock is not None:
+            obj.metadata.creation_timestamp = self._now()
+        bucket[key] = obj
+        self._log("create", kind, key)
+        self._notify(kind, "add", None, obj)
+        return obj
+
+    def update(self, obj: Any) -> Any:
+        kind, key = obj.kind, object_key(obj)
+        bucket = self._store.get(kind, {})
+        old = bucket.get(key)
+        if old is None:
+            raise NotFoundError(kind, key)
+        obj.metadata.resource_version = str(next(self._rv))
+        bucket[key] = obj
+        self._log("update", kind, key)
+        self._notify(kind, "update", old, obj)
+        return obj
+
+    def delete(self, kind: str, namespace: str, name: str) -> Any:
+        key = f"{namespace}/{name}" if kind in NAMESPACED else name
+        obj = self._store.get(kind, {}).pop(key, None)
+        if obj is None:
+            raise NotFoundError(kind, key)
+        self._log("delete", kind, key)
+        if kind == "Pod":
+            self.deleted.append(key)
+        self._notify(kind, "delete", obj, None)
+        return obj
+
+    def delete_pod(self, pod: Pod, grace_period: Optional[float] = 0.0) -> None:
+        """Delete a pod, at once or after its grace period on the clock.
+
+        During the grace period the pod keeps its node and carries a deletionTimestamp,
+        as a terminating pod does.
+        """
+        if not grace_period or self.clock is None:
+            self.delete("Pod", pod.metadata.namespace, pod.metadata.name)
+            return
+        current = self.get_pod(pod.metadata.namespace, pod.metadata.name)
+        if current is None:
+            raise NotFoundError("Pod", pod.key)
+        terminating = copy.deepcopy(current)
+        terminating.metadata.deletion_timestamp = self._now()
+        self.update(terminating)
+        self.clock.call_later(grace_period, lambda: self._finish_delete(pod), label=f"delete {pod.key}")
+
+    def _finish_delete(self, pod: Pod) -> None:
+        if self.get_pod(pod.metadata.namespace, pod.metadata.name) is not None:
+            self.delete("Pod", pod.metadata.namespace, pod.metadata.name)
+
+    # --- the subresources the scheduler uses -------------------------------------------
+
+    def bind(self, pod: Pod, node_name: str) -> None:
+        """The pods/binding subresource: set spec.nodeName on a pod that has none."""
+        current = self.get_pod(pod.metadata.namespace, pod.metadata.name)
+        if current is None:
+            raise NotFoundError("Pod", pod.key)
+        if current.spec.node_name:
+            raise ConflictError(f"pod {pod.name} is already assigned to node \"{current.spec.node_name}\"")
+        if self.get("Node", "", node_name) is None:
+            raise NotFoundError("Node", node_name)
+        bound = copy.deepcopy(current)
+        bound.spec.node_name = node_name
+        _set_condition(bound, PodCondition("PodScheduled", "True"))
+        self._log("bind", "Pod", pod.key, node_name)
+        self.update(bound)
+
+    def update_pod_status(self, namespace: str, name: str, condition: Optional[PodCondition],
+                          nominated_node_name: Optional[str] = None) -> bool:
+        """Patch a condition (when given) and nominatedNodeName (when given); False when unchanged."""
+        current = self.get_pod(namespace, name)
+        if current is None:
+            return False
+        changed_nnn = nominated_node_name is not None and current.status.nominated_node_name != nominated_node_name
+        updated = copy.deepcopy(current)
+        changed_condition = condition is not None and _set_condition(updated, condition)
+        if not changed_condition and not changed_nnn:
+            return False
+        if changed_nnn:
+            updated.status.nominated_node_name = nominated_node_name or ""
+        detail = (condition.message or condition.reason) if condition is not None else \
+            f"nominatedNodeName={updated.status.nominated_node_name}"
+        self._log("status", "Pod", updated.key, detail)
+        self.update(updated)
+        return True
+
+
+def _set_condition(pod: Pod, condition: PodCondition) -> bool:
+    """Upstream podutil.UpdatePodCondition: True when the condition changed."""
+    for i, c in enumerate(pod.status.conditions):
+        if c.type == condition.type:
+            if (c.status, c.reason, c.message) == (condition.status, condition.reason, condition.message):
+                return False
+            pod.status.conditions[i] = condition
+            return True
+    pod.status.conditions.append(condition)
+    return True

@@ -1,0 +1,202 @@
+"""The trace: what the scheduler did, one typed event per extension-point call.
+
+Upstream records metrics and klog lines at these call sites
+(pkg/scheduler/metrics, framework/runtime/instrumented_plugins.go); here the
+same call sites emit frozen records that notebooks, widgets and the CLI read.
+They never re-run scheduling: everything a view shows is in these events.
+
+Tracing costs nothing when off: the default :data:`NULL_RECORDER` has
+``enabled = False`` and the runtime checks that flag before building an event.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Optional
+
+# Extension points, in the order a pod meets them.
+POINTS = ("PreEnqueue", "QueueSort", "PreFilter", "Filter", "PostFilter", "PreScore", "Score",
+          "NormalizeScore", "Reserve", "Permit", "PreBind", "Bind", "PostBind", "Unreserve")
+
+
+@dataclass(frozen=True)
+class PluginEvent:
+    """One plugin called at one extension point (for one node where the point is per node)."""
+
+    time: float
+    cycle: int
+    pod: str
+    profile: str
+    point: str
+    plugin: str
+    node: str = ""
+    code: str = "Success"
+    reasons: tuple[str, ...] = ()
+    raw_score: Optional[int] = None
+    normalized_score: Optional[int] = None
+    weighted_score: Optional[int] = None
+
+    def __str__(self) -> str:
+        where = f" on {self.node}" if self.node else ""
+        what = self.code
+        if self.reasons:
+            what += f" ({', '.join(self.reasons)})"
+        if self.weighted_score is not None:
+            what += f" score raw={self.raw_score} norm={self.normalized_score} weighted={self.weighted_score}"
+        return f"[t={self.time:g}s #{self.cycle}] {self.point:<14} {self.plugin}{where}: {what}"
+
+
+@dataclass(frozen=True)
+class CycleEvent:
+    """A scheduling cycle began or ended; ``outcome`` says how it ended."""
+
+    time: float
+    cycle: int
+    pod: str
+    profile: str
+    kind: str  # "start" | "scheduled" | "unschedulable" | "error"
+    node: str = ""
+    message: str = ""
+    evaluated_nodes: int = 0
+    feasible_nodes: int = 0
+
+    def __str__(self) -> str:
+        tail = f" -> {self.node}" if self.node else (f": {self.message}" if self.message else "")
+        return f"[t={self.time:g}s #{self.cycle}] cycle {self.kind} {self.pod}{tail}"
+
+
+@dataclass(frozen=True)
+class QueueEvent:
+    """A pod moved in the scheduling queue (recorded by the queue)."""
+
+    time: float
+    pod: str
+    action: str  # "add", "pop", "backoff", "unschedulable", "activate", "gated", "delete", ...
+    queue: str = ""
+    event: str = ""
+
+    def __str__(self) -> str:
+        by = f" on {self.event}" if self.event else ""
+        return f"[t={self.time:g}s] queue {self.action} {self.pod} -> {self.queue}{by}"
+
+
+@dataclass(frozen=True)
+class BindEvent:
+    time: float
+    cycle: int
+    pod: str
+    node: str
+    kind: str  # "assume", "bound", "forget"
+    message: str = ""
+
+    def __str__(self) -> str:
+        return f"[t={self.time:g}s #{self.cycle}] {self.kind} {self.pod} on {self.node}"
+
+
+TraceEvent = Any
+
+
+class Recorder:
+    """Keeps every event in order; ``to_frame()`` gives a pandas DataFrame."""
+
+    enabled = True
+
+    def __init__(self) -> None:
+        self.events: list[TraceEvent] = []
+
+    def record(self, event: TraceEvent) -> None:
+        self.events.append(event)
+
+    def of(self, kind: type) -> list[Any]:
+        return [e for e in self.events if isinstance(e, kind)]
+
+    def plugin_events(self, cycle: Optional[int] = None, point: Optional[str] = None) -> list[PluginEvent]:
+        return [e for e in self.events if isinstance(e, PluginEvent)
+                and (cycle is None or e.cycle == cycle) and (point is None or e.point == point)]
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for e in self.events:
+            row = {"event": type(e).__name__, **asdict(e)}
+            if "reasons" in row:
+                row["reasons"] = "; ".join(row["reasons"])
+            rows.append(row)
+        return rows
+
+    def to_frame(self) -> Any:
+        import pandas as pd  # the engine never imports pandas; only this view does
+
+        return pd.DataFrame(self.to_rows())
+
+    def __len__(self) -> int:
+        return len(self.events)
+
+
+class NullRecorder(Recorder):
+    """Records nothing; the default, so that big simulations pay nothing for tracing."""
+
+    enabled = False
+
+    def record(self, event: TraceEvent) -> None:
+        return None
+
+
+NULL_RECORDER = NullRecorder()
+
+
+@dataclass
+class CycleContext:
+    """Where the runtime is: which cycle, which pod, on which profile, at what time."""
+
+    cycle: int = 0
+    pod: str = ""
+    profile: str = ""
+    time: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PreemptionCandidate:
+    """One node where preemption would make room: its victims and how they weigh."""
+
+    node: str
+    victims: tuple[str, ...]  # pod keys, in the order they would be evicted
+    num_pdb_violations: int = 0
+    highest_priority: int = 0  # the most important victim's priority
+    sum_priorities: int = 0  # plain sum of the victims' priorities
+    earliest_start_time: Optional[float] = None  # of the highest-priority victims
+
+
+@dataclass(frozen=True)
+class PreemptionEvent:
+    """What DefaultPreemption weighed for one pod and which rule picked the node.
+
+    ``candidates`` lists every node the dry run found, ``node_statuses`` every
+    node it ruled out with the reason; ``decided_by`` names the first rule of
+    pickOneNodeForPreemption that left a single node (``""`` when none was picked).
+    """
+
+    time: float
+    cycle: int
+    pod: str
+    profile: str
+    candidates: tuple[PreemptionCandidate, ...] = ()
+    nominated_node: str = ""
+    decided_by: str = ""
+    victims: tuple[str, ...] = ()
+    node_statuses: tuple[tuple[str, str], ...] = ()  # (node, reason) for nodes that are no candidate
+    message: str = ""
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per candidate node, for a table."""
+        return [{"node": c.node, "victims": ", ".join(c.victims), "pdb violations": c.num_pdb_violations,
+                 "highest priority": c.highest_priority, "sum of priorities": c.sum_priorities,
+                 "earliest start": c.earliest_start_time, "chosen": c.node == self.nominated_node}
+                for c in self.candidates]
+
+    def __str__(self) -> str:
+        if self.nominated_node:
+            what = (f"nominate {self.nominated_node} ({self.decided_by}), evict {', '.join(self.victims)}"
+                    f" [{len(self.candidates)} candidate(s)]")
+        else:
+            what = self.message or "no candidate"
+        return f"[t={self.time:g}s #{self.cycle}] preemption {self.pod}: {what}"

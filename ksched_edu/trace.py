@@ -65,6 +65,22 @@ class CycleEvent:
 
 
 @dataclass(frozen=True)
+class CycleStateEvent:
+    """What the CycleState held after an extension point (key -> a one-line summary)."""
+
+    time: float
+    cycle: int
+    pod: str
+    profile: str
+    point: str
+    entries: tuple[tuple[str, str], ...] = ()
+
+    def __str__(self) -> str:
+        keys = ", ".join(k for k, _ in self.entries) or "(empty)"
+        return f"[t={self.time:g}s #{self.cycle}] CycleState after {self.point}: {keys}"
+
+
+@dataclass(frozen=True)
 class QueueEvent:
     """A pod moved in the scheduling queue (recorded by the queue)."""
 

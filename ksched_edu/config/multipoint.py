@@ -120,8 +120,7 @@ def expand_multi_point_plugins(plugins: Plugins, lists: dict[str, list[str]],
     """Add the MultiPoint plugins to each point's list, in place (upstream expandMultiPointPlugins)."""
     for point, go_type in FRAMEWORK_POINTS:
         ps = plugins.point(point)
-        enabled_set = [p.name for p in ps.enabled if True]
-        enabled_set = list(dict.fromkeys(enabled_set))  # upstream orderedSet
+        enabled_set = list(dict.fromkeys(p.name for p in ps.enabled))  # upstream orderedSet
         disabled_set = {p.name for p in ps.disabled}
         if "*" in disabled_set:
             continue  # all plugins disabled at this point: no expansion
@@ -149,8 +148,7 @@ def expand_multi_point_plugins(plugins: Plugins, lists: dict[str, list[str]],
         lists[point] = first + multi_point_enabled + rest
 
 
-def get_score_weights(plugins: Plugins, score_plugins: AbstractSet[str],
-                      implements: Implements) -> dict[str, int]:
+def get_score_weights(plugins: Plugins, implements: Implements) -> dict[str, int]:
     """Each score plugin's weight: the Score entry before the MultiPoint one, 0 meaning 1."""
     weights: dict[str, int] = {}
     total = 0
@@ -193,7 +191,7 @@ def list_plugins(profile: Union[KubeSchedulerProfile, Plugins],
     if not lists["bind"]:
         raise FrameworkConfigError(f"at least one bind plugin is needed for profile with scheduler "
                                    f"name {go_quote(scheduler_name)}")
-    weights = get_score_weights(plugins, set(lists["score"]), implements)
+    weights = get_score_weights(plugins, implements)
     out = Plugins()
     for point, _ in FRAMEWORK_POINTS:
         ps = out.point(point)

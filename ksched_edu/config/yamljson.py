@@ -67,7 +67,7 @@ def _parse_go_int(s: str) -> Optional[int]:
         v = int(low[2:], 8)
     elif low.startswith("0b"):
         v = int(low[2:], 2)
-    elif len(digits) > 1:
+    elif len(digits) > 1 and digits[0] == "0":
         v = int(digits, 8)
     else:
         v = int(digits)

@@ -38,6 +38,10 @@ class CycleState:
     def delete(self, key: str) -> None:
         self._storage.pop(key, None)
 
+    def items(self) -> list[tuple[str, Any]]:
+        """The stored (key, value) pairs, in the order they were first written."""
+        return list(self._storage.items())
+
     def clone(self) -> "CycleState":
         c = CycleState()
         for k, v in self._storage.items():

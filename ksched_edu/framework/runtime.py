@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..api.types import Pod
-from ..trace import NULL_RECORDER, CycleContext, PluginEvent, Recorder
+from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
 from .interface import (MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, EnqueueExtensions,
                         FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, PermitPlugin, PluginScore,
@@ -312,6 +312,13 @@ class Framework:
             point=point, plugin=plugin, node=node, code=str(code_of(status)),
             reasons=tuple(status.get_reasons()) if status is not None else (), **scores))
 
+    def _trace_state(self, point: str, state: CycleState) -> None:
+        if not self.recorder.enabled:
+            return
+        c = self.ctx
+        entries = tuple((key, _summary(value)) for key, value in state.items())
+        self.recorder.record(CycleStateEvent(c.time, c.cycle, c.pod, self.profile_name, point, entries))
+
     # --- the extension points ------------------------------------------------------
 
     def run_pre_enqueue_plugins(self, pod: Pod) -> Optional[Status]:
@@ -356,6 +363,7 @@ class Framework:
         finally:
             # upstream: a deferred assignment, so it happens on every return path.
             state.skip_filter_plugins = skip
+            self._trace_state("PreFilter", state)
 
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
                                          node_info: NodeInfo) -> Optional[Status]:
@@ -468,6 +476,7 @@ class Framework:
             return None
         finally:
             state.skip_score_plugins = skip
+            self._trace_state("PreScore", state)
 
     def run_score_plugins(self, state: CycleState, pod: Pod,
                           nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
@@ -592,6 +601,12 @@ class Framework:
 
 class _AddPodError(Exception):
     pass
+
+
+def _summary(value: object, limit: int = 160) -> str:
+    """A one-line description of a CycleState value, for the trace."""
+    text = " ".join(repr(value).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def pod_priority(pod: Pod) -> int:

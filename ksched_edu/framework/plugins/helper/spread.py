@@ -31,13 +31,14 @@ def get_controller_of(pod: Pod) -> Optional[OwnerReference]:
 
 
 def _parse_group_version(api_version: str) -> Optional[str]:
-    """Upstream schema.ParseGroupVersion, reduced to "is it well formed?": the
-    normalized ``group/version`` (``v1`` for the core group), or None on error."""
-    if not api_version or api_version == "v1":
+    """Upstream schema.ParseGroupVersion, as a normalized ``group/version`` string
+    (``v1`` for the core group), or None where upstream returns an error."""
+    if api_version.count("/") == 0:
         return api_version
-    if api_version.count("/") != 1:
+    if api_version.count("/") > 1:
         return None
-    return api_version
+    group, version = api_version.split("/")
+    return f"{group}/{version}" if group else version
 
 
 def default_selector(pod: Pod, object_lister: Any) -> Selector:

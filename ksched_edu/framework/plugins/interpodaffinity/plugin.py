@@ -14,14 +14,17 @@ Deviations:
 - ``matchLabelKeys`` / ``mismatchLabelKeys`` are not read: in v1.30 the
   MatchLabelKeysInPodAffinity gate is alpha and off, and when on it is the API
   server, not the scheduler, that merges them into the label selector.
-- ``args=None`` means the defaulted arguments (``hardPodAffinityWeight: 1``).
+- ``args=None`` means the v1-defaulted arguments (``hardPodAffinityWeight: 1``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ....api.labels import NOTHING
+from ....config.defaults import set_defaults_inter_pod_affinity_args
+from ....config.field import to_aggregate
+from ....config.types_pluginargs import InterPodAffinityArgs
+from ....config.validation_pluginargs import validate_inter_pod_affinity_args
 from ...types import NODE, POD, ActionType, AffinityTerm, ClusterEvent, ClusterEventWithHint
 from ..names import INTER_POD_AFFINITY
 from .filtering import FilteringMixin
@@ -31,17 +34,6 @@ NAME = INTER_POD_AFFINITY
 
 # Extension points: PreFilter (+AddPod/RemovePod), Filter, PreScore, Score (+NormalizeScore),
 # EnqueueExtensions. Reasons live in filtering.py.
-
-MIN_HARD_POD_AFFINITY_WEIGHT = 0
-MAX_HARD_POD_AFFINITY_WEIGHT = 100
-
-
-@dataclass
-class _DefaultArgs:
-    """InterPodAffinityArgs after v1 defaulting, for callers that pass none."""
-
-    hard_pod_affinity_weight: int = 1
-    ignore_preferred_terms_of_existing_pods: bool = False
 
 
 class InterPodAffinity(FilteringMixin, ScoringMixin):
@@ -88,26 +80,14 @@ class InterPodAffinity(FilteringMixin, ScoringMixin):
         return {}
 
 
-def _validate_args(args: Any) -> None:
-    """Upstream validation.ValidateInterPodAffinityArgs."""
-    try:
-        from ....config.validation_pluginargs import validate_inter_pod_affinity_args
-    except ImportError:  # pragma: no cover - config validation lands separately
-        w = args.hard_pod_affinity_weight
-        if w < MIN_HARD_POD_AFFINITY_WEIGHT or w > MAX_HARD_POD_AFFINITY_WEIGHT:
-            raise ValueError(f"hardPodAffinityWeight: Invalid value: {w}: not in valid range "
-                             f"[{MIN_HARD_POD_AFFINITY_WEIGHT}, {MAX_HARD_POD_AFFINITY_WEIGHT}]") from None
-        return
-    err = validate_inter_pod_affinity_args(None, args)
-    if err:
-        raise ValueError(str(err))
-
-
 def new(args: Any, handle: Any) -> InterPodAffinity:
     """Upstream New."""
     if handle.snapshot_shared_lister() is None:
         raise ValueError("SnapshotSharedlister is nil")
     if args is None:
-        args = _DefaultArgs()
-    _validate_args(args)
+        args = InterPodAffinityArgs()
+        set_defaults_inter_pod_affinity_args(args)
+    errs = validate_inter_pod_affinity_args(None, args)
+    if errs:
+        raise ValueError(str(to_aggregate(errs)))
     return InterPodAffinity(args, handle)

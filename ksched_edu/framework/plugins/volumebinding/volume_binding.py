@@ -26,6 +26,10 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ....api.types import Pod
+from ....config.defaults import set_defaults_volume_binding_args
+from ....config.field import to_aggregate
+from ....config.types_pluginargs import VolumeBindingArgs
+from ....config.validation_pluginargs import validate_volume_binding_args
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import Code, PreFilterResult, Status, new_status
 from ...types import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
@@ -47,7 +51,6 @@ ERR_UNBOUND_IMMEDIATE_CLAIMS = "pod has unbound immediate PersistentVolumeClaims
 
 # Extension points: PreFilter, Filter, PreScore, Score, Reserve/Unreserve, PreBind, EnqueueExtensions.
 
-DEFAULT_BIND_TIMEOUT_SECONDS = 600
 BINDER_NOT_PORTED = "the volume binder (binder.go) is not ported: PersistentVolumeClaims are not modelled"
 
 
@@ -64,14 +67,6 @@ class StateData:
 
     def clone(self) -> "StateData":
         return self
-
-
-@dataclass
-class _DefaultArgs:
-    """VolumeBindingArgs after v1 defaulting, for callers that pass none."""
-
-    bind_timeout_seconds: int = DEFAULT_BIND_TIMEOUT_SECONDS
-    shape: Optional[list] = None
 
 
 def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
@@ -214,37 +209,12 @@ class VolumeBinding:
         raise NotImplementedError(BINDER_NOT_PORTED)
 
 
-def _go_shape(shape: list) -> str:
-    """Go's %#v of a []config.UtilizationShapePoint, as field.Invalid prints it."""
-    points = ", ".join(f"config.UtilizationShapePoint{{Utilization:{p.utilization}, Score:{p.score}}}"
-                       for p in shape)
-    return f"[]config.UtilizationShapePoint{{{points}}}"
-
-
-def _validate_args(args: Any) -> None:
-    """Upstream ValidateVolumeBindingArgsWithOptions (VolumeCapacityPriority off)."""
-    try:
-        from ....config.validation_pluginargs import validate_volume_binding_args
-    except ImportError:  # pragma: no cover - config validation lands separately
-        errs = []
-        if args.bind_timeout_seconds < 0:
-            errs.append(f"bindTimeoutSeconds: Invalid value: {args.bind_timeout_seconds}: "
-                        "invalid BindTimeoutSeconds, should not be a negative value")
-        if args.shape is not None:
-            # The feature is off: refuse the field, so it cannot silently apply later.
-            errs.append(f"shape: Invalid value: {_go_shape(args.shape)}: unexpected field `shape`, remove it or "
-                        "turn on the feature gate VolumeCapacityPriority")
-        if errs:
-            raise ValueError(errs[0] if len(errs) == 1 else f"[{', '.join(errs)}]") from None
-        return
-    err = validate_volume_binding_args(None, args)
-    if err:
-        raise ValueError(str(err))
-
-
 def new(args: Any, handle: Any) -> VolumeBinding:
     """Upstream New."""
     if args is None:
-        args = _DefaultArgs()
-    _validate_args(args)
+        args = VolumeBindingArgs()
+        set_defaults_volume_binding_args(args)
+    errs = validate_volume_binding_args(None, args)
+    if errs:
+        raise ValueError(str(to_aggregate(errs)))
     return VolumeBinding(args, handle)

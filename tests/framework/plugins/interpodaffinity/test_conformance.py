@@ -10,13 +10,13 @@ must equal the recorded one (or PreScore must Skip when the score is absent).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import yaml
 
 from ksched_edu.api.loader import load_cluster
+from ksched_edu.config.types_pluginargs import InterPodAffinityArgs
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import Code, NodeScore
 from ksched_edu.framework.plugins.interpodaffinity import NAME, new
@@ -32,15 +32,10 @@ WEIGHT = 2  # InterPodAffinity's weight in the default profile
 pytestmark = pytest.mark.skipif(not CASES_DIR.is_dir(), reason="conformance cases not available")
 
 
-@dataclass
-class Args:
-    hard_pod_affinity_weight: int = 1
-    ignore_preferred_terms_of_existing_pods: bool = False
-
-
-def _args(case: Path) -> Args:
+def _args(case: Path) -> InterPodAffinityArgs:
+    """The case's InterPodAffinity args, v1-defaulted."""
     config = yaml.safe_load((case / "config.yaml").read_text()) or {}
-    args = Args()
+    args = InterPodAffinityArgs(hard_pod_affinity_weight=1)
     for profile in config.get("profiles") or []:
         for pc in profile.get("pluginConfig") or []:
             if pc.get("name") == NAME:

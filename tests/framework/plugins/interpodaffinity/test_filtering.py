@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import pytest
 
-from ksched_edu.api.types import Affinity, PodAffinity
+from ksched_edu.api.types import Affinity, LabelSelector, PodAffinity
+from ksched_edu.config.types_pluginargs import InterPodAffinityArgs
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import Code, Status
 from ksched_edu.framework.plugins.interpodaffinity.filtering import (
     ERR_REASON_AFFINITY_RULES_NOT_MATCH as AFF, ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH as ANTI,
     ERR_REASON_EXISTING_ANTI_AFFINITY_RULES_NOT_MATCH as EXIST, PRE_FILTER_STATE_KEY, PreFilterState,
     TopologyPair, TopologyToMatchedTermCount)
-from ksched_edu.framework.types import NodeInfo, PodInfo
+from ksched_edu.framework.plugins.interpodaffinity import new
+from ksched_edu.framework.types import NODE, POD, ActionType, ClusterEvent, NodeInfo, PodInfo
 from tests.builders import POD_AFFINITY_WITH_REQUIRED_REQ as AFF_REQ
 from tests.builders import POD_ANTI_AFFINITY_WITH_REQUIRED_REQ as ANTI_REQ
 from tests.builders import make_pod
 from tests.fakes import FakeHandle
-from ksched_edu.framework.plugins.interpodaffinity import new
 
-from .helpers import (NAMESPACES, assert_status, create_pod_with_affinity_terms, namespace, node, req, setup_plugin,
-                      term)
-from ksched_edu.api.types import LabelSelector
+from .helpers import (NAMESPACES, assert_status, create_pod_with_affinity_terms, namespace, node, req,
+                      setup_plugin, term)
+from .helpers import pod as plain_pod
 
 OK = (Code.Success,)
 SKIP = Code.Skip
@@ -386,8 +387,7 @@ ADD_REMOVE_NODES = [node("nodeA", LABEL1), node("nodeB", LABEL2), node("nodeC", 
 
 
 def _p(name, node_name="", labels=None, affinity=None):
-    from .helpers import pod
-    return pod(name, "", node_name, labels, affinity)
+    return plain_pod(name, "", node_name, labels, affinity)
 
 
 def _counts(d):
@@ -513,7 +513,6 @@ def test_get_tp_map_matching_incoming_affinity_anti_affinity(name, existing, pod
 
 
 def test_events_to_register():
-    from ksched_edu.framework.types import NODE, POD, ActionType, ClusterEvent
     p, _ = setup_plugin([], [])
     assert [e.event for e in p.events_to_register()] == [
         ClusterEvent(POD, ActionType.All),
@@ -523,11 +522,6 @@ def test_events_to_register():
 
 
 def test_new_rejects_out_of_range_weight():
-    from .helpers import NS_LABEL_T1  # noqa: F401  (keeps the helper module imported once)
-
-    class Args:
-        hard_pod_affinity_weight = 101
-        ignore_preferred_terms_of_existing_pods = False
-
-    with pytest.raises(ValueError, match=r"hardPodAffinityWeight: Invalid value: 101: not in valid range \[0, 100\]"):
-        new(Args(), FakeHandle())
+    with pytest.raises(ValueError) as err:
+        new(InterPodAffinityArgs(hard_pod_affinity_weight=101), FakeHandle())
+    assert str(err.value) == "hardPodAffinityWeight: Invalid value: 101: not in valid range [0, 100]"

@@ -6,11 +6,10 @@ values are checked when a manifest is loaded, not by the plugin.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 
 from ksched_edu.api.types import Affinity, LabelSelector, PodAffinity
+from ksched_edu.config.types_pluginargs import InterPodAffinityArgs
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import MAX_NODE_SCORE, Code, NodeScore
 from ksched_edu.framework.types import NodeInfo
@@ -18,12 +17,6 @@ from ksched_edu.framework.types import NodeInfo
 from .helpers import NAMESPACES, node, pod, req, setup_plugin, term, weighted
 
 MAX = MAX_NODE_SCORE
-
-
-@dataclass
-class Args:
-    hard_pod_affinity_weight: int = 1
-    ignore_preferred_terms_of_existing_pods: bool = False
 
 
 RG_CHINA = {"region": "China"}
@@ -216,7 +209,7 @@ def _run_scoring(p, test_pod, nodes):
 @pytest.mark.parametrize("name,test_pod,pods,nodes,want,want_code,ignore", _PREFERRED,
                          ids=[f"{c[0]} #{i}" for i, c in enumerate(_PREFERRED)])
 def test_preferred_affinity(name, test_pod, pods, nodes, want, want_code, ignore):
-    p, _ = setup_plugin(pods, nodes, Args(1, ignore), NAMESPACES)
+    p, _ = setup_plugin(pods, nodes, InterPodAffinityArgs(1, ignore), NAMESPACES)
     status, got = _run_scoring(p, test_pod, nodes)
     if want_code is not None:
         assert status is not None and status.code == want_code
@@ -247,7 +240,7 @@ _HARD = [
 
 @pytest.mark.parametrize("name,test_pod,weight,want,want_code", _HARD, ids=[c[0] for c in _HARD])
 def test_preferred_affinity_with_hard_pod_affinity_symmetric_weight(name, test_pod, weight, want, want_code):
-    p, _ = setup_plugin(_HARD_PODS, _HARD_NODES, Args(weight), NAMESPACES)
+    p, _ = setup_plugin(_HARD_PODS, _HARD_NODES, InterPodAffinityArgs(weight), NAMESPACES)
     status, got = _run_scoring(p, test_pod, _HARD_NODES)
     if want_code is not None:
         assert status is not None and status.code == want_code

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ksched_edu.api.types import Service, ObjectMeta, Taint, TopologySpreadConstraint
+from ksched_edu.api.types import ObjectMeta, Service, Taint, TopologySpreadConstraint
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import Code
 from ksched_edu.framework.plugins.podtopologyspread.common import TopologyPair
@@ -270,6 +270,7 @@ def test_pre_filter_state_add_pod(preemptor, added, node_name, pods, nodes, want
 
 REMOVE_NODES = [zn("node-a", "zone1", foo="bar"), zn("node-b", "zone2", foo="")]
 
+
 def test_pre_filter_state_remove_pod_zone_3_1():
     # "pods spread across zones as 3/1, preemptor pod uses zone as topologyKey, and delete 1 pod on zone1"
     nodes = four_nodes()
@@ -341,6 +342,7 @@ FIVE_ABC = [foo_pod("p-a1", "node-a"), foo_pod("p-a2", "node-a"), foo_pod("p-b1"
             foo_pod("p-b2", "node-b"), foo_pod("p-c1", "node-c")]
 AFF_NODES = [zn("node-a", foo=""), zn("node-b", foo=""), zn("node-x", foo=""), zn("node-y")]
 AFF_PODS = [foo_pod("p-b1", "node-a"), foo_pod("p-b2", "node-b"), foo_pod("p-y1", "node-y")]
+
 SINGLE_CONSTRAINT_CASES = [
     ("no existing pods", p_foo().spread_constraint(1, "zone", DNS, FOO_SELECTOR).obj(), four_nodes(), [],
      {"node-a": S, "node-b": S, "node-x": S, "node-y": S}, True),

@@ -6,11 +6,9 @@ Reserve, PreBind, Unreserve.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
-
 import pytest
 
+from ksched_edu.config.types_pluginargs import UtilizationShapePoint, VolumeBindingArgs
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import Code, Status
 from ksched_edu.framework.plugins.volumebinding import NAME, new
@@ -76,22 +74,10 @@ def test_pre_bind_without_volumes_for_the_node():
     assert got == Status.as_status('no pod volumes found for node "node-a"')
 
 
-@dataclass
-class Args:
-    bind_timeout_seconds: int = 600
-    shape: Optional[list] = None
-
-
-@dataclass
-class Point:
-    utilization: int
-    score: int
-
-
 @pytest.mark.parametrize("args,want", [
-    (Args(bind_timeout_seconds=-1),
+    (VolumeBindingArgs(bind_timeout_seconds=-1),
      "bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value"),
-    (Args(shape=[Point(0, 0), Point(100, 10)]),
+    (VolumeBindingArgs(bind_timeout_seconds=600, shape=[UtilizationShapePoint(0, 0), UtilizationShapePoint(100, 10)]),
      "shape: Invalid value: []config.UtilizationShapePoint{config.UtilizationShapePoint{Utilization:0, Score:0}, "
      "config.UtilizationShapePoint{Utilization:100, Score:10}}: unexpected field `shape`, remove it or turn on the "
      "feature gate VolumeCapacityPriority"),
@@ -103,7 +89,7 @@ def test_new_validates_args(args, want):
 
 
 def test_extensions_and_events():
-    p = new(Args(), FakeHandle())
+    p = new(VolumeBindingArgs(bind_timeout_seconds=600), FakeHandle())
     assert p.name() == NAME == "VolumeBinding"
     assert p.pre_filter_extensions() is None
     add_or_update = ActionType.Add | ActionType.Update

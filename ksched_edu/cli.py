@@ -155,7 +155,11 @@ def schedule_command(args: argparse.Namespace) -> int:
         print(f"{args.cluster}: Pod {pod_key}: not a pending pod of this cluster", file=sys.stderr)
         return EXIT_USAGE
     recorder = Recorder()
-    sim = Simulation(cluster, config, seed=args.seed, recorder=recorder)
+    try:
+        sim = Simulation(cluster, config, seed=args.seed, recorder=recorder)
+    except ConfigurationError as err:
+        print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
+        return EXIT_USAGE
     report = _score(sim, recorder, pod_key)
     print(format_report(pod_key, report, [n.name for n in cluster.nodes]))
     if args.trace:

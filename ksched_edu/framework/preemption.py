@@ -191,6 +191,7 @@ class Evaluator:
         # 1) Ensure the preemptor is eligible to preempt other pods.
         ok, msg = self.interface.pod_eligible_to_preempt_others(pod, m.get(pod.status.nominated_node_name))
         if not ok:
+            self._record(pod, [], {}, None, msg)
             return None, new_status(Code.Unschedulable, msg)
 
         # 2) Find all preemption candidates.

@@ -16,6 +16,7 @@ Deviations:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -386,18 +387,22 @@ class Framework:
         return None
 
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
-        node_name = node_info.name
+        skip = state.skip_filter_plugins
+        tracing = self.recorder.enabled
         for pl in self.filter_plugins:
-            if pl.name() in state.skip_filter_plugins:
+            name = pl.name()
+            if name in skip:
                 continue
             s = pl.filter(state, pod, node_info)
-            if not is_success(s):
+            if s is not None and s.code != Code.Success:
                 if not s.is_rejected():
-                    s = Status.as_status(f"running \"{pl.name()}\" filter plugin: {s.message()}")
-                s.with_plugin(pl.name())
-                self._trace("Filter", pl.name(), s, node=node_name)
+                    s = Status.as_status(f"running \"{name}\" filter plugin: {s.message()}")
+                s.with_plugin(name)
+                if tracing:
+                    self._trace("Filter", name, s, node=node_info.name)
                 return s
-            self._trace("Filter", pl.name(), s, node=node_name)
+            if tracing:
+                self._trace("Filter", name, s, node=node_info.name)
         return None
 
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
@@ -426,7 +431,7 @@ class Framework:
 
     def _add_nominated_pods(self, pod: Pod, state: CycleState,
                             node_info: NodeInfo) -> tuple[bool, CycleState, NodeInfo]:
-        nominated = self.nominated_pods_for_node(node_info.name)
+        nominated = self.nominated_pods_for_node(node_info.name) if self.nominator is not None else None
         if not nominated:
             return False, state, node_info
         info_out = node_info.snapshot()
@@ -481,41 +486,42 @@ class Framework:
     def run_score_plugins(self, state: CycleState, pod: Pod,
                           nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
         plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
-        scores: dict[str, list[NodeScore]] = {pl.name(): [] for pl in plugins}
-        raw: dict[str, list[int]] = {}
+        names = [pl.name() for pl in plugins]
+        scores: list[list[NodeScore]] = [[] for _ in plugins]
         # upstream: Parallelizer().Until over nodes; each node's scores land in their own slot.
         for info in nodes:
-            for pl in plugins:
+            for i, pl in enumerate(plugins):
                 value, s = pl.score(state, pod, info.name)
-                if not is_success(s):
+                if s is not None and s.code != Code.Success:
                     return [], Status.as_status(
-                        f"running Score plugins: plugin \"{pl.name()}\" failed with: {s.message()}")
-                scores[pl.name()].append(NodeScore(info.name, int(value)))
-        for pl in plugins:
-            raw[pl.name()] = [ns.score for ns in scores[pl.name()]]
+                        f"running Score plugins: plugin \"{names[i]}\" failed with: {s.message()}")
+                scores[i].append(NodeScore(info.name, int(value)))
+        raw = [[ns.score for ns in plugin_scores] for plugin_scores in scores] if self.recorder.enabled else []
+        for i, pl in enumerate(plugins):
             ext = pl.score_extensions()
             if ext is None:
                 continue
-            s = ext.normalize_score(state, pod, scores[pl.name()])
+            s = ext.normalize_score(state, pod, scores[i])
             if not is_success(s):
                 return [], Status.as_status(
-                    f"running Normalize on Score plugins: plugin \"{pl.name()}\" failed with: {s.message()}")
+                    f"running Normalize on Score plugins: plugin \"{names[i]}\" failed with: {s.message()}")
+        weights = [self.score_plugin_weight[n] for n in names]
         result: list[NodePluginScores] = []
         for index, info in enumerate(nodes):
             nps = NodePluginScores(info.name)
-            for pl in plugins:
-                weight = self.score_plugin_weight[pl.name()]
-                score = scores[pl.name()][index].score
+            for i, name in enumerate(names):
+                score = scores[i][index].score
                 if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
                     return [], Status.as_status(
-                        f"applying score defaultWeights on Score plugins: plugin \"{pl.name()}\" returns an "
+                        f"applying score defaultWeights on Score plugins: plugin \"{name}\" returns an "
                         f"invalid score {score}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}]"
                         " after normalizing")
-                weighted = score * weight
-                nps.scores.append(PluginScore(pl.name(), weighted))
+                weighted = score * weights[i]
+                nps.scores.append(PluginScore(name, weighted))
                 nps.total_score += weighted
-                self._trace("Score", pl.name(), None, node=info.name, raw_score=raw[pl.name()][index],
-                            normalized_score=score, weighted_score=weighted)
+                if raw:
+                    self._trace("Score", name, None, node=info.name, raw_score=raw[i][index],
+                                normalized_score=score, weighted_score=weighted)
             result.append(nps)
         return result, None
 
@@ -604,9 +610,22 @@ class _AddPodError(Exception):
 
 
 def _summary(value: object, limit: int = 160) -> str:
-    """A one-line description of a CycleState value, for the trace."""
-    text = " ".join(repr(value).split())
+    """A one-line description of a CycleState value, for the trace.
+
+    A value without its own ``__repr__`` is shown as ``Type(field=value, ...)``:
+    the default repr holds a memory address, which would make traces differ run to run.
+    """
+    text = repr(value)
+    if type(value).__repr__ is object.__repr__:
+        names = getattr(value, "__dict__", None) or {
+            n: getattr(value, n) for n in getattr(type(value), "__slots__", ()) if hasattr(value, n)}
+        text = f"{type(value).__name__}({', '.join(f'{k}={v!r}' for k, v in names.items())})"
+    text = " ".join(_ADDRESS.sub("", text).split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+# " at 0x7f..." in a default repr: never part of a trace.
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
 def pod_priority(pod: Pod) -> int:

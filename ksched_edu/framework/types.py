@@ -329,11 +329,12 @@ def get_pod_key(pod: Pod) -> str:
 class NodeInfo:
     """Node-level aggregated information (upstream NodeInfo)."""
 
-    __slots__ = ("_node", "pods", "pods_with_affinity", "pods_with_required_anti_affinity", "used_ports",
+    __slots__ = ("_node", "name", "pods", "pods_with_affinity", "pods_with_required_anti_affinity", "used_ports",
                  "requested", "non_zero_requested", "allocatable", "image_states", "pvc_ref_counts", "generation")
 
     def __init__(self, *pods: Pod) -> None:
         self._node: Optional[Node] = None
+        self.name = ""  # the node's name, kept beside it: every loop reads it
         self.pods: list[PodInfo] = []
         self.pods_with_affinity: list[PodInfo] = []
         self.pods_with_required_anti_affinity: list[PodInfo] = []
@@ -350,13 +351,10 @@ class NodeInfo:
     def node(self) -> Optional[Node]:
         return self._node
 
-    @property
-    def name(self) -> str:
-        return self._node.metadata.name if self._node else ""
-
     def snapshot(self) -> "NodeInfo":
         c = NodeInfo.__new__(NodeInfo)
         c._node = self._node
+        c.name = self.name
         c.pods = list(self.pods)
         c.pods_with_affinity = list(self.pods_with_affinity)
         c.pods_with_required_anti_affinity = list(self.pods_with_required_anti_affinity)
@@ -436,11 +434,13 @@ class NodeInfo:
 
     def set_node(self, node: Node) -> None:
         self._node = node
+        self.name = node.metadata.name
         self.allocatable = Resource.from_list(node.status.allocatable)
         self.generation = next_generation()
 
     def remove_node(self) -> None:
         self._node = None
+        self.name = ""
         self.generation = next_generation()
 
     def __repr__(self) -> str:

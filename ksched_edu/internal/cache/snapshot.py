@@ -19,7 +19,7 @@ from ...framework.types import ImageStateSummary, NodeInfo
 
 class NodeInfoNotFoundError(KeyError):
     def __str__(self) -> str:
-        return f"nodeinfo not found for node name {self.args[0]!r}"
+        return f'nodeinfo not found for node name "{self.args[0]}"'
 
 
 class Snapshot:

@@ -5,12 +5,14 @@ it asks the generic :class:`~ksched_edu.framework.preemption.Evaluator` to find
 lower-priority pods whose eviction would make room, and supplies the policy:
 how many candidate nodes to dry-run, which pods on a node become victims (all
 lower-priority pods out, then as many as possible back in, PDB-protected ones
-first) and whether the pod may preempt at all.
+first) and whether the pod may preempt at all. It registers no cluster events:
+only PreEnqueue, PreFilter, Filter, Reserve and Permit plugins do.
 
 Deviations:
 - The random offset of the dry run comes from ``self.rng``, a ``random.Random``
   the plugin owns (seeded with 0; a Scheduler may replace it), not Go's global source.
 - ``victim_grace_period`` (see the Evaluator) is 0 by default: victims go at once.
+- Potential victims are sorted stably (upstream's sort.Slice is stable only up to 12 pods).
 """
 from __future__ import annotations
 

@@ -25,9 +25,9 @@ from tests.builders import POD_ANTI_AFFINITY_WITH_REQUIRED_REQ as ANTI_REQ
 from tests.builders import make_pod
 from tests.fakes import FakeHandle
 
-from .helpers import (NAMESPACES, assert_status, create_pod_with_affinity_terms, namespace, node, req,
+from .objects import (NAMESPACES, assert_status, create_pod_with_affinity_terms, namespace, node, req,
                       setup_plugin, term)
-from .helpers import pod as plain_pod
+from .objects import pod as plain_pod
 
 OK = (Code.Success,)
 SKIP = Code.Skip

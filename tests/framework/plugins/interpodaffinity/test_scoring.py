@@ -14,7 +14,7 @@ from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import MAX_NODE_SCORE, Code, NodeScore
 from ksched_edu.framework.types import NodeInfo
 
-from .helpers import NAMESPACES, node, pod, req, setup_plugin, term, weighted
+from .objects import NAMESPACES, node, pod, req, setup_plugin, term, weighted
 
 MAX = MAX_NODE_SCORE
 

@@ -16,7 +16,7 @@ from ksched_edu.framework.plugins.nodevolumelimits import (AZURE_DISK_NAME, CIND
                                                            new_azure_disk, new_cinder, new_ebs, new_gcepd)
 from ksched_edu.framework.plugins.nodevolumelimits.non_csi import (
     AZURE_DISK_VOLUME_FILTER_TYPE, EBS_VOLUME_FILTER_TYPE, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED, KUBE_MAX_PD_VOLS,
-    get_max_volume_func)
+    get_max_vol_limit_from_env, get_max_volume_func)
 from ksched_edu.framework.plugins.nodevolumelimits.utils import (AZURE_VOLUME_LIMIT_KEY, EBS_VOLUME_LIMIT_KEY,
                                                                  volume_limits)
 from ksched_edu.framework.types import NODE, PERSISTENT_VOLUME_CLAIM, POD, ActionType, ClusterEvent, NodeInfo
@@ -104,7 +104,8 @@ def test_azure_disk_limits(name, new_pod, existing, max_vols, want):
 
 _MISSING_CLAIMS = [
     ("new pod's missing claim is unresolvable", make_pod().name("p").namespace("test").pvc("deletedPVC").obj(),
-     (Code.UnschedulableAndUnresolvable, 'looking up PVC test/deletedPVC: persistentvolumeclaim "deletedPVC" not found')),
+     (Code.UnschedulableAndUnresolvable,
+      'looking up PVC test/deletedPVC: persistentvolumeclaim "deletedPVC" not found')),
     ("ephemeral volume missing",
      make_pod().name("abc").namespace("test").uid("12345").volume({"name": "xyz", "ephemeral": {}}).obj(),
      (Code.UnschedulableAndUnresolvable, 'looking up PVC test/abc-xyz: persistentvolumeclaim "abc-xyz" not found')),
@@ -165,7 +166,6 @@ def test_pre_filter_skips_other_kinds_of_disk():
 @pytest.mark.parametrize("raw,want", [("", -1), ("-2", -1), ("40", 40), ("abc", -1)],
                          ids=["unset", "negative", "set", "not a number"])
 def test_get_max_vols(monkeypatch, raw, want):
-    from ksched_edu.framework.plugins.nodevolumelimits.non_csi import get_max_vol_limit_from_env
     monkeypatch.setenv(KUBE_MAX_PD_VOLS, raw)
     assert get_max_vol_limit_from_env() == want
 

@@ -26,7 +26,7 @@ def _pod_with_volume(pvc: str):
     return make_pod().name("pod_1").namespace("default").pvc(pvc).obj()
 
 
-@pytest.mark.parametrize("name,pod,want", [
+_PRE_FILTER = [
     ("pod without volume", make_pod().name("pod_1").namespace("default").obj(), (Code.Skip,)),
     ("pod with a non-claim volume", make_pod().name("pod_1").volume({"name": "v", "emptyDir": {}}).obj(),
      (Code.Skip,)),
@@ -34,7 +34,10 @@ def _pod_with_volume(pvc: str):
      (Code.UnschedulableAndUnresolvable, 'persistentvolumeclaim "PVC_1" not found')),
     ("claim without a name", make_pod().name("pod_1").volume({"name": "v", "persistentVolumeClaim": {}}).obj(),
      (Code.UnschedulableAndUnresolvable, "PersistentVolumeClaim had no name")),
-], ids=lambda v: v if isinstance(v, str) else "")
+]
+
+
+@pytest.mark.parametrize("name,pod,want", _PRE_FILTER, ids=[c[0] for c in _PRE_FILTER])
 def test_pre_filter(name, pod, want):
     _, got = new(None, FakeHandle()).pre_filter(CycleState(), pod)
     assert (got.code, *got.get_reasons()) == want
@@ -56,7 +59,8 @@ VOLUMES = {
     "Vol_Stable_1": [PVTopology("Vol_Stable_1", ZONE, {"us-west1-a"})],
     "Vol_Stable_2": [PVTopology("Vol_Stable_2", REGION, {"us-west1"})],
     "Vol_Stable_2_multi": [PVTopology("Vol_Stable_2", ZONE, {"us-west1-c", "us-west1-a"})],
-    "Vol_Stable_3": [PVTopology("Vol_Stable_3", ZONE, {"us-west1-a"}), PVTopology("Vol_Stable_3", REGION, {"us-west1-a"})],
+    "Vol_Stable_3": [PVTopology("Vol_Stable_3", ZONE, {"us-west1-a"}),
+                     PVTopology("Vol_Stable_3", REGION, {"us-west1-a"})],
 }
 CONFLICT = (Code.UnschedulableAndUnresolvable, ERR_REASON_CONFLICT)
 

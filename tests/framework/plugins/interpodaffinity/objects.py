@@ -1,5 +1,5 @@
-"""Objects shared by the InterPodAffinity tests (the helpers of filtering_test.go
-and scoring_test.go: createPodWithAffinityTerms, the team namespaces)."""
+"""Objects shared by the InterPodAffinity tests (what filtering_test.go
+and scoring_test.go share: createPodWithAffinityTerms, the team namespaces)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -24,7 +24,7 @@ from .config.loader import ConfigError, default_config, load_config
 from .framework.plugins.registry import new_in_tree_registry
 from .scheduler import ConfigurationError
 from .sim.simulation import Simulation
-from .trace import CycleEvent, PluginEvent, Recorder
+from .trace import NULL_RECORDER, CycleEvent, Recorder
 
 EXIT_USAGE = 2
 
@@ -193,6 +193,116 @@ def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -
     return "\n".join(lines)
 
 
+# --- simulate -------------------------------------------------------------------------------
+
+FEATURE_GATES = {"SchedulerQueueingHints": False}
+
+
+def parse_feature_gates(text: Optional[str]) -> dict[str, bool]:
+    """``A=true,B=false`` as kube-scheduler's ``--feature-gates`` reads it."""
+    gates = dict(FEATURE_GATES)
+    for item in filter(None, (text or "").split(",")):
+        name, _, value = item.partition("=")
+        name = name.strip()
+        if name not in gates:
+            raise UsageError(f"--feature-gates: unrecognized feature gate: {name}")
+        if value.strip().lower() not in ("true", "false"):
+            raise UsageError(f"--feature-gates: invalid value of {name}: {value}, err: "
+                             f"strconv.ParseBool: parsing \"{value}\": invalid syntax")
+        gates[name] = value.strip().lower() == "true"
+    return gates
+
+
+class UsageError(Exception):
+    """A command-line argument that cannot be used."""
+
+
+class _Progress:
+    """A one-line progress bar on stderr: bound pods out of all pending pods."""
+
+    def __init__(self, sim: Simulation, enabled: bool) -> None:
+        self.sim, self.enabled, self.shown = sim, enabled, -1
+
+    def __call__(self) -> None:
+        if not self.enabled:
+            return
+        total = len(self.sim.pending) or 1
+        bound = self.sim.bound_count()
+        pct = 100 * bound // total
+        if pct != self.shown:
+            self.shown = pct
+            bar = "#" * (pct // 4)
+            print(f"\r[{bar:<25}] {pct:3d}%  {bound}/{total} pods bound  t={self.sim.clock.now:.1f}s",
+                  end="", file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.enabled and self.shown >= 0:
+            print(file=sys.stderr)
+
+
+def simulate_command(args: argparse.Namespace) -> int:
+    import time
+
+    from .sim.workload import load_workload
+
+    gates = parse_feature_gates(args.feature_gates)
+    files = [args.cluster] + ([args.workload] if args.workload else [])
+    workload = load_workload(files)
+    config = load_config(Path(args.config)) if args.config else default_config()
+    recorder = Recorder() if args.trace else NULL_RECORDER
+    try:
+        sim = Simulation.from_workload(workload, config, seed=args.seed, recorder=recorder,
+                                       bind_latency=args.bind_latency,
+                                       queueing_hints=gates["SchedulerQueueingHints"])
+    except ConfigurationError as err:
+        print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    progress = _Progress(sim, enabled=args.progress or (len(sim.pending) >= 1000 and sys.stderr.isatty()))
+    start = time.perf_counter()
+    sim.run(until=args.until, progress=progress)
+    progress.done()
+    wall = time.perf_counter() - start
+    print(format_simulation(sim, args.timeline, wall))
+    if args.trace:
+        recorder.to_frame().to_csv(args.trace, index=False)
+        print(f"trace: {len(recorder)} events written to {args.trace}")
+    return 0
+
+
+def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> str:
+    """A timeline of the API writes, then bound / pending (with reasons) / attempts."""
+    lines = []
+    shown = [w for w in sim.api.writes if w.verb in ("bind", "status", "delete") or
+             (w.verb == "create" and w.kind in ("Node", "Pod"))]
+    if timeline:
+        lines.append(f"Timeline (first {min(timeline, len(shown))} of {len(shown)} events):")
+        for w in shown[:timeline]:
+            what = {"bind": f"bound to {w.detail}", "status": f"unschedulable: {w.detail}",
+                    "delete": "deleted", "create": "created"}[w.verb]
+            lines.append(f"  t={w.time:8.3f}s  {w.kind} {w.key}: {what}")
+    placements = sim.placements()
+    bound = [p for p in placements if p.node]
+    pending = [p for p in placements if not p.node]
+    attempts = sim.scheduler.attempts
+    lines.append("Summary:")
+    lines.append(f"  pods bound: {len(bound)} of {len(placements)}; pending: {len(pending)}")
+    reasons: dict[str, int] = {}
+    for p in pending:
+        reasons[p.message or "(never attempted: no profile serves its schedulerName, or gated)"] = \
+            reasons.get(p.message or "(never attempted: no profile serves its schedulerName, or gated)", 0) + 1
+    for message, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
+        lines.append(f"    {count} pending: {message}")
+    if attempts:
+        values = list(attempts.values())
+        lines.append(f"  scheduling attempts: {sum(values)} for {len(values)} pods "
+                     f"(max {max(values)} for one pod)")
+    victims = sim.victims()
+    if victims:
+        lines.append(f"  preempted: {len(victims)} ({', '.join(victims[:5])}{', ...' if len(victims) > 5 else ''})")
+    lines.append(f"  virtual time: {sim.clock.now:.3f}s; wall time: {wall_seconds:.2f}s")
+    return "\n".join(lines)
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -207,6 +317,17 @@ def build_parser() -> argparse.ArgumentParser:
     sch.add_argument("--pod", help="namespace/name of the pending pod (default: the first pending pod)")
     sch.add_argument("--trace", help="write the trace to this CSV file")
     sch.add_argument("--seed", type=int, default=0, help="seed for breaking score ties")
+    sim = sub.add_parser("simulate", help="run pods (and nodes) arriving over virtual time; print a timeline")
+    sim.add_argument("--cluster", required=True, help="YAML of the cluster at t=0")
+    sim.add_argument("--workload", help="YAML of objects with ksched-edu.io/at, delete-at, replicas annotations")
+    sim.add_argument("--config", help="a KubeSchedulerConfiguration (default: the default profile)")
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--until", type=float, help="stop at this virtual time (seconds); default: when quiescent")
+    sim.add_argument("--bind-latency", type=float, default=0.0, help="seconds each binding takes")
+    sim.add_argument("--feature-gates", help="e.g. SchedulerQueueingHints=true")
+    sim.add_argument("--timeline", type=int, default=40, help="how many timeline lines to print (0: none)")
+    sim.add_argument("--trace", help="record every event and write the trace to this CSV file")
+    sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     return ap
 
 
@@ -217,7 +338,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             for d in args.dirs:
                 print(json.dumps(answer_case(d)), flush=True)
             return 0
+        if args.command == "simulate":
+            return simulate_command(args)
         return schedule_command(args)
+    except UsageError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_USAGE
     except (ManifestError, ConfigError, ConfigurationError) as err:
         print(_one_line(err), file=sys.stderr)
         return EXIT_USAGE

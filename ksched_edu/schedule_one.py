@@ -204,7 +204,7 @@ def handle_binding_cycle_error(sched: "Scheduler", state: CycleState, fwk: Frame
     except Exception:  # upstream: logs "scheduler cache ForgetPod failed"
         pass
     else:
-        sched.record(BindEvent(sched.clock.now, sched.cycle, assumed.key, result.suggested_host, "forget"))
+        sched.record(BindEvent(sched.clock.now, fwk.ctx.cycle, assumed.key, result.suggested_host, "forget"))
         # The room the pod held is free again: other pods may now fit.
         if not status.is_rejected():
             sched.scheduling_queue.move_all_to_active_or_backoff_queue(ASSIGNED_POD_DELETE, assumed, None, None)

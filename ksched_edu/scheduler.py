@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from .api.types import Pod
 from .config.types import KubeSchedulerConfiguration
@@ -25,7 +25,7 @@ from .eventhandlers import add_all_event_handlers
 from .framework.cycle_state import CycleState
 from .framework.interface import Code, Status, new_status
 from .framework.plugins.registry import new_in_tree_registry
-from .framework.runtime import Framework, Registry
+from .framework.runtime import Framework, Registry, WaitingPod
 from .framework.types import PodInfo, QueuedPodInfo
 from .internal.cache.cache import Cache
 from .internal.cache.snapshot import Snapshot
@@ -70,6 +70,8 @@ class Scheduler:
         self.percentage_of_nodes_to_score = config.percentage_of_nodes_to_score
         self.next_start_node_index = 0
         self.cycle = 0
+        # Scheduling attempts per pod key (upstream's pod_scheduling_attempts metric).
+        self.attempts: dict[str, int] = {}
         self._binding_in_flight = 0
         try:
             self.profiles = new_map(config.profiles, registry or new_in_tree_registry(),
@@ -84,7 +86,7 @@ class Scheduler:
             pod_initial_backoff_seconds=config.pod_initial_backoff_seconds,
             pod_max_backoff_seconds=config.pod_max_backoff_seconds,
             pre_enqueue_plugins={name: f.pre_enqueue_plugins for name, f in self.profiles.items()},
-            queueing_hint_map=build_queueing_hint_map(self.profiles),
+            queueing_hint_map=build_queueing_hint_map(self.profiles, queueing_hints),
             queueing_hints_enabled=queueing_hints, recorder=recorder)
         for fwk in self.profiles.values():
             fwk.nominator = self.scheduling_queue
@@ -120,6 +122,7 @@ class Scheduler:
 
     def record_cycle_start(self, fwk: Framework, pod: Pod) -> None:
         self.cycle += 1
+        self.attempts[pod.key] = self.attempts.get(pod.key, 0) + 1
         fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = self.cycle, pod.key, self.clock.now
         self.record(CycleEvent(self.clock.now, self.cycle, pod.key, fwk.profile_name, "start"))
 
@@ -141,21 +144,27 @@ class Scheduler:
             return
         # upstream: WaitOnPermit blocks the binding goroutine; here timers check back.
         for plugin, deadline in waiting.pending_plugins.items():
-            self.clock.call_at(deadline, lambda p=plugin: self._permit_timeout(task, p), label="permit timeout")
+            self.clock.call_at(deadline, lambda p=plugin, w=waiting: self._permit_timeout(task, w, p),
+                               label="permit timeout")
         waiting.on_resolve = lambda: self.clock.call_later(0.0, lambda: self._after_permit(task))
         if waiting.status is not None:  # allowed or rejected before the binding cycle began
             waiting.on_resolve()
 
-    def _permit_timeout(self, task: _BindingTask, plugin: str) -> None:
-        waiting = task.fwk.get_waiting_pod(task.info.pod.uid)
-        if waiting is not None and waiting.status is None and plugin in waiting.pending_plugins:
+    def _permit_timeout(self, task: _BindingTask, waiting: WaitingPod, plugin: str) -> None:
+        # upstream: each waitingPod owns its timers (stopped on Allow/Reject); a timer of an
+        # earlier attempt must not reject the pod's next wait.
+        if task.fwk.get_waiting_pod(task.info.pod.uid) is not waiting:
+            return
+        if waiting.status is None and plugin in waiting.pending_plugins:
             waited = _go_duration(waiting.pending_plugins[plugin] - waiting.since)
             waiting.reject(plugin, f"rejected due to timeout after waiting {waited} at plugin {plugin}")
 
     def _after_permit(self, task: _BindingTask) -> None:
         waiting = task.fwk.waiting_pods.pop(task.info.pod.uid, None)
         status = waiting.status if waiting is not None else new_status(Code.Success)
-        self.clock.call_later(self.bind_latency, lambda: self._finish_binding_cycle(task, status),
+        # A rejected pod is handled at once: no PreBind or Bind call takes the binding latency.
+        delay = self.bind_latency if status.is_success() else 0.0
+        self.clock.call_later(delay, lambda: self._finish_binding_cycle(task, status),
                               label=f"bind {task.info.pod.key}")
 
     def _finish_binding_cycle(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
@@ -175,12 +184,21 @@ class Scheduler:
         return schedule_one(self)
 
     def busy(self) -> bool:
-        """Work is left: a pod in activeQ or backoffQ, or a binding cycle not finished."""
-        return self.scheduling_queue.has_active_or_backoff() or self._binding_in_flight > 0
+        """Work is left: a pod in activeQ or backoffQ, a binding cycle not finished, or a timer
+        that is not a periodic flush (a workload arrival, a deletion, a Permit timeout)."""
+        return (self.scheduling_queue.has_active_or_backoff() or self._binding_in_flight > 0
+                or self.clock.has_foreground())
 
-    def run(self, until: Optional[float] = None, max_cycles: int = 1_000_000) -> None:
-        """Schedule until quiescent (or until the clock reaches ``until``)."""
-        for _ in range(max_cycles):
+    def run(self, until: Optional[float] = None, max_steps: int = 10_000_000,
+            progress: Optional[Callable[[], None]] = None) -> None:
+        """Schedule until quiescent (or until the clock passes ``until``).
+
+        Each step either fires a timer that is due, or runs one scheduling cycle,
+        or advances the clock to the next timer. ``progress`` is called every 200 steps.
+        """
+        for step in range(max_steps):
+            if progress is not None and step % 200 == 0:
+                progress()
             if until is not None and self.clock.now > until:
                 return
             due = self.clock.next_due()
@@ -196,7 +214,6 @@ class Scheduler:
                     self.clock.advance_to(until)
                 return
             self.clock.fire_next()
-
 
 def _go_duration(seconds: float) -> str:
     """Go's time.Duration String for whole and fractional seconds (e.g. 10s, 1.5s, 1m0s)."""

@@ -1,6 +1,6 @@
-"""Strict decoding of a ``kubescheduler.config.k8s.io/v1`` KubeSchedulerConfiguration.
+"""Port of kube-scheduler's strict decoding of a kubescheduler.config.k8s.io/v1 file (v1.30).
 
-Port of the path kube-scheduler's ``loadConfig`` takes through
+This is the path ``loadConfig`` takes through
 ``scheme.Codecs.UniversalDecoder().Decode`` (v1.30): apimachinery's
 ``runtime/serializer/json/json.go`` (read apiVersion/kind, refuse a missing
 or unknown kind, decode strictly), ``sigs.k8s.io/json``'s strict errors
@@ -15,6 +15,11 @@ Deviations:
 - Decodes straight into the internal types of :mod:`ksched_edu.config.types`;
   a v1 pointer left unset is ``None`` there, for defaulting to fill.
 - Errors are raised as :class:`DecodeError` with upstream's message.
+- The args of Coscheduling and NodeResourceTopologyMatch stay raw dicts,
+  decoded by those plugins; a kube-scheduler built with scheduler-plugins
+  registers their kinds and would check their fields here.
+- "no kind ... is registered" names the scheme by its call site as a
+  ``-trimpath`` build prints it.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The default plugin set of v1.30 is one MultiPoint list: each plugin is later
 expanded by the framework to every extension point it implements (see
-:mod:`ksched_edu.config.multipoint`). A profile's own ``plugins`` are merged
+:mod:`ksched_edu.framework.runtime`). A profile's own ``plugins`` are merged
 into these defaults point by point: disabled names (or ``"*"``) drop
 defaults, a default re-enabled by the user is replaced in place (keeping its
 position, taking the user's weight), and other user plugins are appended.

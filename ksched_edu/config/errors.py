@@ -6,7 +6,7 @@ repeated messages printed once. :func:`flatten` lifts nested aggregates into
 one flat list, as the configuration validation does before it reports.
 
 Deviations:
-- ``Is``/``FilterOut``/``Reduce`` and the goroutine helpers are not ported.
+- ``Is``/``FilterOut``/``Reduce`` and AggregateGoroutines are not ported.
 """
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
-"""Go's value formatting (fmt ``%v``/``%#v``, strconv.Quote, time.Duration.String), as kube-scheduler prints it.
+"""Port of Go's fmt/print.go (%v, %#v), strconv/quote.go and time/time.go (Go 1.22, for v1.30).
 
-Port of the parts of Go's fmt/print.go, strconv/quote.go and time/time.go
-(Go 1.22, the toolchain of kube-scheduler v1.30.4) that show up in
+Go's value formatting, as far as it shows up in kube-scheduler's
 configuration error messages, e.g.
 ``config.PluginSet{Enabled:[]config.Plugin{config.Plugin{Name:"Coscheduling", Weight:0}}, Disabled:[]config.Plugin(nil)}``.
 Python values do not know their Go type, so each dataclass that can be

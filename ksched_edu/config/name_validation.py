@@ -1,10 +1,10 @@
 """Port of the name checks of k8s.io/apimachinery (v1.30) that plugin-args validation uses.
 
 From ``pkg/util/validation/validation.go``: IsQualifiedName,
-IsDNS1123Subdomain, IsValidLabelValue and their message helpers; from
+IsDNS1123Subdomain, IsValidLabelValue and the messages they build; from
 ``pkg/apis/meta/v1/validation/validation.go``: ValidateLabelName; from
 ``pkg/labels/selector.go``: the checks NewRequirement makes on a key, an
-operator's values and each value; from ``pkg/apis/core/v1/helper``:
+operator's values and each value; from kubernetes ``pkg/apis/core/v1``:
 IsExtendedResourceName.
 
 Deviations:
@@ -118,7 +118,7 @@ def validate_label_name(label_name: str, path: Optional[Path]) -> list[FieldErro
 
 
 def is_extended_resource_name(name: str) -> bool:
-    """core v1 helper IsExtendedResourceName."""
+    """IsExtendedResourceName of kubernetes pkg/apis/core/v1."""
     if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
         return False
     return not is_qualified_name("requests." + name)

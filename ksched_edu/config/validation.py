@@ -14,7 +14,7 @@ Deviations:
 """
 from __future__ import annotations
 
-from typing import Callable, Mapping, Optional
+from typing import Callable, Optional
 
 from . import field
 from .errors import Aggregate

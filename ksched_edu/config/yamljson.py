@@ -208,7 +208,12 @@ def yaml_to_json(data: str) -> Converted:
     if first is None:
         return Converted(None)
     dups: list[str] = []
-    value = _convert(first, dups)
+    try:
+        value = _convert(first, dups)
+    except yaml.MarkedYAMLError as e:  # a bad merge key ("<<")
+        mark = e.problem_mark or e.context_mark
+        line = f"line {mark.line + 1}: " if mark is not None else ""
+        raise YAMLError(f"yaml: {line}{e.problem or e.context}") from None
     _check_json_marshalable(value)
     return Converted(value, dups)
 

@@ -26,10 +26,10 @@ def chapter_modules() -> list[str]:
     return sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("ch"))
 
 
-def all_checks() -> dict[str, Callable[..., bool]]:
+def all_checks(refresh: bool = False) -> dict[str, Callable[..., bool]]:
     """Every ``check_*`` function of every chapter module, by name."""
     global _CHECKS
-    if _CHECKS is None:
+    if _CHECKS is None or refresh:
         found: dict[str, Callable[..., bool]] = {}
         for name in chapter_modules():
             module = importlib.import_module(f"{__name__}.{name}")
@@ -43,6 +43,8 @@ def all_checks() -> dict[str, Callable[..., bool]]:
 def __getattr__(name: str) -> Any:
     if name.startswith("check_"):
         checks = all_checks()
+        if name not in checks:  # a chapter module added since the first lookup
+            checks = all_checks(refresh=True)
         if name in checks:
             return checks[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

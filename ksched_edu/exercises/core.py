@@ -11,6 +11,12 @@ The convention, for every ``check_<name>`` function in ``ksched_edu.exercises``:
   ``False``. A missing or half-written answer (``None``, ``...``, a placeholder
   function that raises ``NotImplementedError``) is a wrong answer: catch it
   and call ``failed`` with a hint that points the learner at the right place.
+* An exercise cell and its check cell should run on their own, one after the
+  other in a fresh namespace: import what the exercise needs inside the
+  exercise cell and pass the check only names that cell defines (or
+  literals). The tests in tests/exercises/ run each pair that way, on the
+  solution and on the stripped copy (see :mod:`ksched_edu.exercises.strip`),
+  and run the notebook from the top only when the pair needs earlier cells.
 * Checks verify the answer against what the library records (the trace, the
   placements, a plugin's own output); they never recompute scheduling.
 
@@ -26,7 +32,11 @@ A typical check::
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
+
+# The project root, so that a check finds data/ whether it runs from notebooks/ or from the root.
+ROOT = Path(__file__).resolve().parents[2]
 
 PASS_MARK = "✔"
 FAIL_MARK = "✘"
@@ -48,6 +58,12 @@ def failed(msg: str, hint: str) -> bool:
 def is_unanswered(value: Any) -> bool:
     """True for the values a stripped exercise cell leaves behind (None or ``...``)."""
     return value is None or value is Ellipsis
+
+
+def project_path(path: str | Path) -> Path:
+    """``path`` as given when it exists from the working directory, else relative to the project root."""
+    p = Path(path)
+    return p if p.is_absolute() or p.exists() else ROOT / p
 
 
 def call_answer(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[bool, Any]:

@@ -159,19 +159,19 @@ class PostFilterResult:
         return cls(NominatingInfo(name, NominatingMode.ModeOverride))
 
 
-@dataclass
+@dataclass(slots=True)
 class NodeScore:
     name: str
     score: int
 
 
-@dataclass
+@dataclass(slots=True)
 class PluginScore:
     name: str
     score: int
 
 
-@dataclass
+@dataclass(slots=True)
 class NodePluginScores:
     """Every plugin's weighted score on one node, and their total."""
 

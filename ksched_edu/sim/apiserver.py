@@ -49,8 +49,12 @@ class Write:
 
 
 def object_key(obj: Any) -> str:
-    ns = obj.metadata.namespace if obj.kind in NAMESPACED else ""
-    return f"{ns}/{obj.metadata.name}" if ns else obj.metadata.name
+    return store_key(obj.kind, obj.metadata.namespace, obj.metadata.name)
+
+
+def store_key(kind: str, namespace: str, name: str) -> str:
+    """``namespace/name`` for a namespaced kind, ``name`` otherwise (or when the namespace is empty)."""
+    return f"{namespace}/{name}" if kind in NAMESPACED and namespace else name
 
 
 class APIServer:
@@ -60,6 +64,7 @@ class APIServer:
         self._rv = itertools.count(1)
         self._watchers: dict[str, list[WatchHandler]] = {}
         self.writes: list[Write] = []
+        self.write_counts: dict[str, int] = {}  # verb -> how many writes
         self.deleted: list[str] = []
 
     # --- watch ---------------------------------------------------------------------
@@ -76,6 +81,7 @@ class APIServer:
 
     def _log(self, verb: str, kind: str, key: str, detail: str = "") -> None:
         self.writes.append(Write(self._now(), verb, kind, key, detail))
+        self.write_counts[verb] = self.write_counts.get(verb, 0) + 1
 
     # --- reads (the ObjectLister protocol) -------------------------------------------
 
@@ -84,8 +90,7 @@ class APIServer:
         return [o for o in objs if not namespace or o.metadata.namespace == namespace]
 
     def get(self, kind: str, namespace: str, name: str) -> Any:
-        key = f"{namespace}/{name}" if kind in NAMESPACED else name
-        return self._store.get(kind, {}).get(key)
+        return self._store.get(kind, {}).get(store_key(kind, namespace, name))
 
     def get_pod(self, namespace: str, name: str) -> Optional[Pod]:
         return self.get("Pod", namespace, name)
@@ -122,7 +127,7 @@ class APIServer:
         return obj
 
     def delete(self, kind: str, namespace: str, name: str) -> Any:
-        key = f"{namespace}/{name}" if kind in NAMESPACED else name
+        key = store_key(kind, namespace, name)
         obj = self._store.get(kind, {}).pop(key, None)
         if obj is None:
             raise NotFoundError(kind, key)

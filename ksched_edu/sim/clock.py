@@ -21,6 +21,8 @@ class Timer:
     action: Callable[[], None] = field(compare=False)
     label: str = field(compare=False, default="")
     cancelled: bool = field(compare=False, default=False)
+    # A background timer (a periodic flush) does not keep a simulation running.
+    background: bool = field(compare=False, default=False)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -32,13 +34,14 @@ class VirtualClock:
         self._timers: list[Timer] = []
         self._seq = itertools.count()
 
-    def call_at(self, due: float, action: Callable[[], None], label: str = "") -> Timer:
-        timer = Timer(max(due, self.now), next(self._seq), action, label)
+    def call_at(self, due: float, action: Callable[[], None], label: str = "", background: bool = False) -> Timer:
+        timer = Timer(max(due, self.now), next(self._seq), action, label, background=background)
         heapq.heappush(self._timers, timer)
         return timer
 
-    def call_later(self, delay: float, action: Callable[[], None], label: str = "") -> Timer:
-        return self.call_at(self.now + delay, action, label)
+    def call_later(self, delay: float, action: Callable[[], None], label: str = "",
+                   background: bool = False) -> Timer:
+        return self.call_at(self.now + delay, action, label, background)
 
     def next_due(self) -> float | None:
         while self._timers and self._timers[0].cancelled:
@@ -66,3 +69,7 @@ class VirtualClock:
 
     def pending(self) -> int:
         return sum(1 for t in self._timers if not t.cancelled)
+
+    def has_foreground(self) -> bool:
+        """Is a timer other than a background one still set?"""
+        return any(not t.cancelled and not t.background for t in self._timers)

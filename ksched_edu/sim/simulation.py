@@ -9,7 +9,7 @@ arrive in file order, and runs the scheduler on the virtual clock.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..api.types import Cluster, Pod
 from ..config.types import KubeSchedulerConfiguration
@@ -18,6 +18,7 @@ from ..scheduler import Scheduler
 from ..trace import NULL_RECORDER, Recorder
 from .apiserver import APIServer
 from .clock import VirtualClock
+from .workload import Workload, WorkloadEvent
 
 # The pending pods arrive this far apart, so their queue timestamps keep file order.
 ARRIVAL_GAP = 0.001
@@ -63,9 +64,35 @@ class Simulation:
         create_cluster_objects(self.api, cluster)
         self.pending = list(cluster.pending_pods)
         create_pending_pods(self.api, self.pending)
+        self.events: list[WorkloadEvent] = []
 
-    def run(self, until: Optional[float] = None) -> "Simulation":
-        self.scheduler.run(until=until)
+    @classmethod
+    def from_workload(cls, workload: Workload, config: KubeSchedulerConfiguration, seed: int = 0,
+                      **options: Any) -> "Simulation":
+        """A simulation whose later objects arrive (and leave) at their workload times."""
+        sim = cls(workload.initial, config, seed, **options)
+        for event in workload.events:
+            sim.schedule_event(event)
+        return sim
+
+    def schedule_event(self, event: WorkloadEvent) -> None:
+        """Put one workload event on the clock."""
+        self.events.append(event)
+        if event.action == "create" and isinstance(event.obj, Pod) and not event.obj.spec.node_name:
+            self.pending.append(event.obj)
+        self.clock.call_at(event.at, lambda: self._apply(event), label=str(event))
+
+    def _apply(self, event: WorkloadEvent) -> None:
+        obj = event.obj
+        if event.action == "create":
+            self.api.create(obj)
+            return
+        current = self.api.get(obj.kind, obj.metadata.namespace, obj.metadata.name)
+        if current is not None:
+            self.api.delete(obj.kind, obj.metadata.namespace, obj.metadata.name)
+
+    def run(self, until: Optional[float] = None, progress: Optional[Callable[[], None]] = None) -> "Simulation":
+        self.scheduler.run(until=until, progress=progress)
         return self
 
     def placements(self) -> list[Placement]:
@@ -84,6 +111,10 @@ class Simulation:
             out.append(Placement(pod.key, cur.spec.node_name or None, message,
                                  cur.status.nominated_node_name or None))
         return out
+
+    def bound_count(self) -> int:
+        """How many of the pending pods have a node by now."""
+        return self.api.write_counts.get("bind", 0)
 
     def victims(self) -> list[str]:
         return sorted(self.api.deleted)

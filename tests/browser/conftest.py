@@ -74,7 +74,7 @@ def browser_page(chromium_path: Path):
         browser = pw.chromium.launch(executable_path=str(chromium_path), args=CHROMIUM_ARGS,
                                      timeout=30_000)
         try:
-            context = browser.new_context(viewport={"width": 1280, "height": 900})
+            context = browser.new_context(viewport={"width": 1600, "height": 1000})
             page = context.new_page()
             page.set_default_timeout(20_000)
             yield page
@@ -117,6 +117,18 @@ class Lab:
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}/{path.lstrip('/')}?token={self.token}"
+
+    def kernel_state(self, notebook: str) -> str:
+        """The execution state of the kernel of ``notebook`` ("" when it has none yet)."""
+        try:
+            with urllib.request.urlopen(self.url("api/sessions"), timeout=2) as reply:
+                sessions = json.load(reply)
+        except (urllib.error.URLError, OSError, ValueError):
+            return ""
+        for session in sessions:
+            if session.get("path", "").endswith(notebook) and session.get("kernel"):
+                return session["kernel"].get("execution_state", "")
+        return ""
 
     def log_tail(self, lines: int = 40) -> str:
         try:

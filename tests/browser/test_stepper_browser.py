@@ -55,6 +55,15 @@ def wait_for_change(stepper, before: tuple[str, str], deadline: Deadline, cap_s:
         time.sleep(0.1)
 
 
+def wait_for_kernel(lab: Lab, deadline: Deadline, cap_s: float = 30.0) -> None:
+    """Wait until JupyterLab has started the notebook's kernel and it is idle."""
+    end = time.monotonic() + deadline.ms(cap_s) / 1000
+    while (state := lab.kernel_state(NOTEBOOK)) != "idle":
+        if time.monotonic() >= end:
+            pytest.fail(f"the kernel of {NOTEBOOK} is not idle (state {state!r})", pytrace=False)
+        time.sleep(0.2)
+
+
 def screenshot_dir(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("KSCHED_EDU_SCREENSHOT_DIR") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
@@ -68,12 +77,11 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
     try:
         page.goto(lab_server.url(f"lab/tree/{NOTEBOOK}"), timeout=deadline.ms(30))
         page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=deadline.ms(30))
-        page.locator('.jp-Notebook-ExecutionIndicator[data-status="idle"]').first.wait_for(
-            state="attached", timeout=deadline.ms(30))
+        wait_for_kernel(lab_server, deadline)
 
         # Run > Run All Cells, as a reader would.
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click(timeout=deadline.ms(10))
-        page.locator('.lm-Menu-item[data-command="notebook:run-all-cells"]').click(
+        page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click(
             timeout=deadline.ms(10))
 
         stepper = page.locator(".jp-OutputArea-output").filter(

@@ -13,11 +13,17 @@ Deviations:
 - No goroutines and no wall clock: ``start(clock)`` sets repeating timers on
   the virtual clock for the two flushes ``Run`` starts, and ``pop`` returns
   None instead of blocking when activeQ is empty.
+- The SchedulerQueueingHints gate is the ``queueing_hints_enabled`` flag; give
+  the same flag to :func:`build_queueing_hint_map`, which (like upstream's
+  ``buildQueueingHintMap``) puts the default hint in place of each plugin's
+  when the gate is off.
 - Functions that return a Go error for the caller to log return a
   :class:`QueueError` (or None) instead of raising.
 - Pods that the less function ties (same priority, same virtual instant) pop
   in the order the queue took their timestamps, as upstream's nanosecond
   timestamps would order them.
+- The pod and namespace listers are optional callables; without a pod lister
+  the nominator does not check that a pod still exists.
 - Every move is reported to a trace recorder when one is enabled, at the call
   sites where upstream logs "Pod moved to an internal scheduling queue".
 """
@@ -277,7 +283,7 @@ class UnschedulablePods:
 def is_pod_updated(old_pod: Optional[Pod], new_pod: Pod) -> bool:
     """Whether an update may make the pod schedulable: anything but status and resourceVersion changed."""
     if old_pod is None:
-        return True
+        return True  # upstream never passes a nil old pod here
 
     def strip(pod: Pod) -> tuple[Any, Any]:
         return dataclasses.replace(pod.metadata, resource_version=""), pod.spec
@@ -357,9 +363,10 @@ class PriorityQueue(Nominator):
             if self.closed:
                 return
             fn()
-            self._timers[label] = self.clock.call_later(period, tick, label)
+            self._timers[label] = self.clock.call_later(period, tick, label, background=True)
 
-        self._timers[label] = self.clock.call_later(0.0, tick, label)
+        # A periodic flush is a background timer: it does not keep a simulation running.
+        self._timers[label] = self.clock.call_later(0.0, tick, label, background=True)
 
     def close(self) -> None:
         """Stop the flushes; ``pop`` on an empty queue keeps returning None."""
@@ -371,6 +378,8 @@ class PriorityQueue(Nominator):
     # --- tracing and tie-breaking ---------------------------------------------------------
 
     def _record(self, pod: Pod, action: str, queue: str, event: str = "") -> None:
+        """One QueueEvent: ``action`` is add, gated, pop, requeue, flush, move, activate, update or delete;
+        ``queue`` is where the pod went; ``event`` is upstream's label for why."""
         if self.recorder.enabled:
             self.recorder.record(QueueEvent(self.clock.now, pod.key, action, queue, event))
 

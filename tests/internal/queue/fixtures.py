@@ -1,4 +1,4 @@
-"""Shared pods and helpers for the queue tests (after the globals of scheduling_queue_test.go)."""
+"""Shared pods and test doubles for the queue tests (after the globals of scheduling_queue_test.go)."""
 from __future__ import annotations
 
 import copy

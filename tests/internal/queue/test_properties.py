@@ -11,8 +11,9 @@ import copy
 from typing import Any, Optional
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from ksched_edu.api.types import Pod
 from ksched_edu.framework.interface import Code, Status, new_status
@@ -66,21 +67,7 @@ def make_pods(priorities: list[int]) -> list[Pod]:
 
 idx = st.integers(0, N_PODS - 1)
 plugin_sets = st.sets(st.sampled_from(PLUGINS), max_size=2)
-ops = st.one_of(
-    st.tuples(st.just("add"), idx),
-    st.tuples(st.just("pop")),
-    st.tuples(st.just("fail"), idx, plugin_sets, plugin_sets),
-    st.tuples(st.just("add"), idx),
-    st.tuples(st.just("pop")),
-    st.tuples(st.just("fail"), idx, plugin_sets, plugin_sets),
-    st.tuples(st.just("done"), idx),
-    st.tuples(st.just("update"), idx),
-    st.tuples(st.just("delete"), idx),
-    st.tuples(st.just("activate"), idx),
-    st.tuples(st.just("event"), st.integers(0, len(EVENTS) - 1)),
-    st.tuples(st.just("assigned"), idx),
-    st.tuples(st.just("advance"), st.sampled_from([0.0, 0.5, 1.0, 3.0, 11.0, 31.0, 301.0])),
-)
+pick = st.integers(0, 2 * N_PODS)
 
 
 def check(q: PriorityQueue, state: dict[int, str], current: list[Pod]) -> None:
@@ -105,64 +92,119 @@ def check(q: PriorityQueue, state: dict[int, str], current: list[Pod]) -> None:
         assert not q.in_flight_pods and len(q.in_flight_events) == 0
 
 
-@settings(max_examples=120, deadline=None)
-@given(st.lists(ops, min_size=10, max_size=60), st.booleans(), st.lists(st.integers(0, 2), min_size=N_PODS, max_size=N_PODS))
-def test_no_pod_is_lost_or_duplicated(operations, hints_enabled, priorities):
-    clock = VirtualClock()
-    q = new_test_queue(clock=clock, queueing_hint_map=HINT_MAP, queueing_hints_enabled=hints_enabled,
-                       pre_enqueue_plugins={"": [HoldPlugin()]})
-    q.start()
-    current = make_pods(priorities)
-    state = {i: "absent" for i in range(N_PODS)}
-    popped: dict[int, QueuedPodInfo] = {}
-    for op in operations:
-        kind, args = op[0], op[1:]
-        # An index picks among the pods the call makes sense for (absent for add, in flight for fail, ...).
-        pick = {"add": "absent", "fail": "inflight", "done": "inflight", "update": "queued"}.get(kind)
-        if pick is not None:
-            fits = [i for i, s in state.items() if s == pick]
-            if not fits:
-                continue
-            i = fits[args[0] % len(fits)]
-        if kind == "add":
-            q.add(current[i])
-            state[i] = "queued"
-        elif kind == "pop":
-            pinfo = q.pop()
-            if pinfo is not None:
-                j = int(pinfo.pod.name[1:])
-                assert state[j] == "queued"
-                state[j], popped[j] = "inflight", pinfo
-        elif kind == "fail":
-            pinfo = popped.pop(i)
-            pinfo.unschedulable_plugins, pinfo.pending_plugins = set(args[1]), set(args[2])
-            assert q.add_unschedulable_if_not_present(pinfo, q.scheduling_cycle) is None
-            state[i] = "queued"
-        elif kind == "done":
-            q.done(current[i].uid)  # scheduled and bound
-            popped.pop(i)
-            state[i] = "absent"
-        elif kind == "update":
-            new = copy.deepcopy(current[i])
-            new.metadata.labels.pop("hold", None)  # lift the hold, or else change an annotation
-            new.metadata.annotations["v"] = str(int(new.metadata.annotations.get("v", "0")) + 1)
-            q.update(current[i], new)
-            current[i] = new
-        elif kind == "delete":
-            i = args[0]
-            q.delete(current[i])
-            if state[i] == "inflight":
-                q.done(current[i].uid)  # the failure handler finds the pod gone
-                popped.pop(i)
-            state[i] = "absent"
-        elif kind == "activate":
-            q.activate({"x": current[args[0]]})
-        elif kind == "event":
-            q.move_all_to_active_or_backoff_queue(EVENTS[args[0]], None, None, None)
-        elif kind == "assigned":
-            q.assigned_pod_added(make_pod().name(f"bound{args[0]}").namespace("ns").label("app", "x")
-                                 .node("n1").obj())
-        elif kind == "advance":
-            clock.advance_to(clock.now + args[0])
-        check(q, state, current)
-    q.close()
+class QueueMachine(RuleBasedStateMachine):
+    """A model of where each pod is ("absent", "queued" or "inflight") beside the real queue."""
+
+    @initialize(hints_enabled=st.booleans(), priorities=st.lists(st.integers(0, 2), min_size=N_PODS,
+                                                                  max_size=N_PODS))
+    def setup(self, hints_enabled: bool, priorities: list[int]) -> None:
+        self.clock = VirtualClock()
+        self.q = new_test_queue(clock=self.clock, queueing_hint_map=HINT_MAP, queueing_hints_enabled=hints_enabled,
+                                pre_enqueue_plugins={"": [HoldPlugin()]})
+        self.q.start()
+        self.current = make_pods(priorities)
+        self.state = {i: "absent" for i in range(N_PODS)}
+        self.popped: dict[int, QueuedPodInfo] = {}
+
+    def _in(self, where: str) -> list[int]:
+        return [i for i, s in self.state.items() if s == where]
+
+    @precondition(lambda self: self._in("absent"))
+    @rule(k=pick)
+    def add(self, k: int) -> None:
+        fits = self._in("absent")
+        i = fits[k % len(fits)]
+        self.q.add(self.current[i])
+        self.state[i] = "queued"
+
+    @rule()
+    def pop(self) -> None:
+        pinfo = self.q.pop()
+        if pinfo is not None:
+            i = int(pinfo.pod.name[1:])
+            assert self.state[i] == "queued"
+            self.state[i], self.popped[i] = "inflight", pinfo
+
+    @rule(outcome=st.sampled_from(["fail", "fail", "done", "keep"]), unschedulable=plugin_sets, pending=plugin_sets)
+    def scheduling_attempt(self, outcome: str, unschedulable: set[str], pending: set[str]) -> None:
+        """What schedule_one does: pop, then fail (back to the queue), bind (done), or stay in flight."""
+        pinfo = self.q.pop()
+        if pinfo is None:
+            return
+        i = int(pinfo.pod.name[1:])
+        assert self.state[i] == "queued"
+        self.state[i] = "inflight"
+        if outcome == "fail":
+            pinfo.unschedulable_plugins, pinfo.pending_plugins = set(unschedulable), set(pending)
+            assert self.q.add_unschedulable_if_not_present(pinfo, self.q.scheduling_cycle) is None
+            self.state[i] = "queued"
+        elif outcome == "done":
+            self.q.done(pinfo.pod.uid)
+            self.state[i] = "absent"
+        else:
+            self.popped[i] = pinfo
+
+    @precondition(lambda self: self._in("inflight"))
+    @rule(k=pick, unschedulable=plugin_sets, pending=plugin_sets)
+    def fail(self, k: int, unschedulable: set[str], pending: set[str]) -> None:
+        fits = self._in("inflight")
+        i = fits[k % len(fits)]
+        pinfo = self.popped.pop(i)
+        pinfo.unschedulable_plugins, pinfo.pending_plugins = set(unschedulable), set(pending)
+        assert self.q.add_unschedulable_if_not_present(pinfo, self.q.scheduling_cycle) is None
+        self.state[i] = "queued"
+
+    @precondition(lambda self: self._in("inflight"))
+    @rule(k=pick)
+    def done(self, k: int) -> None:
+        fits = self._in("inflight")
+        i = fits[k % len(fits)]
+        self.q.done(self.current[i].uid)  # scheduled and bound
+        self.popped.pop(i)
+        self.state[i] = "absent"
+
+    @precondition(lambda self: self._in("queued"))
+    @rule(k=pick)
+    def update(self, k: int) -> None:
+        fits = self._in("queued")
+        i = fits[k % len(fits)]
+        new = copy.deepcopy(self.current[i])
+        new.metadata.labels.pop("hold", None)  # lift the hold, or else change an annotation
+        new.metadata.annotations["v"] = str(int(new.metadata.annotations.get("v", "0")) + 1)
+        self.q.update(self.current[i], new)
+        self.current[i] = new
+
+    @rule(i=idx)
+    def delete(self, i: int) -> None:
+        self.q.delete(self.current[i])
+        if self.state[i] == "inflight":
+            self.q.done(self.current[i].uid)  # the failure handler finds the pod gone
+            self.popped.pop(i)
+        self.state[i] = "absent"
+
+    @rule(i=idx)
+    def activate(self, i: int) -> None:
+        self.q.activate({"x": self.current[i]})
+
+    @rule(e=st.sampled_from(EVENTS))
+    def event(self, e) -> None:
+        self.q.move_all_to_active_or_backoff_queue(e, None, None, None)
+
+    @rule(i=idx)
+    def assigned(self, i: int) -> None:
+        self.q.assigned_pod_added(make_pod().name(f"bound{i}").namespace("ns").label("app", "x").node("n1").obj())
+
+    @rule(dt=st.sampled_from([0.0, 0.5, 1.0, 3.0, 11.0, 31.0, 301.0]))
+    def advance(self, dt: float) -> None:
+        self.clock.advance_to(self.clock.now + dt)
+
+    @invariant()
+    def no_pod_is_lost_or_duplicated(self) -> None:
+        check(self.q, self.state, self.current)
+
+    def teardown(self) -> None:
+        self.q.close()
+
+
+TestNoPodIsLostOrDuplicated = QueueMachine.TestCase
+TestNoPodIsLostOrDuplicated.settings = settings(max_examples=60, stateful_step_count=40, deadline=None)

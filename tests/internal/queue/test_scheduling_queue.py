@@ -7,7 +7,7 @@ an event no plugin is interested in moves nothing.
 from __future__ import annotations
 
 import copy
-from typing import Any, Callable, Optional
+from typing import Callable, Optional
 
 import pytest
 
@@ -1366,3 +1366,72 @@ def test_null_recorder_records_nothing():
     q = new_test_queue()
     q.add(make_pod().name("p").obj())
     assert q.recorder.enabled is False
+
+
+# --- building the hint map (upstream scheduler.go buildQueueingHintMap) -------------------------------
+
+
+class FakeExtension:
+    def __init__(self, name: str, events: list) -> None:
+        self._name = name
+        self._events = events
+
+    def name(self) -> str:
+        return self._name
+
+    def events_to_register(self) -> list:
+        return self._events
+
+
+class FakeFramework:
+    def __init__(self, profile_name: str, extensions: list) -> None:
+        self.profile_name = profile_name
+        self.enqueue_extensions = extensions
+
+
+def _extensions():
+    from ksched_edu.framework.types import ClusterEventWithHint
+    node_add = ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add), queue_hint_return_skip)
+    pod_delete = ClusterEventWithHint(ClusterEvent("Pod", ActionType.Delete))
+    node_add_and_taint = ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add | ActionType.UpdateNodeTaint),
+                                              queue_hint_return_skip)
+    return [FakeExtension("NodeAddOnly", [node_add, pod_delete]),
+            FakeExtension("NodeAddAndTaint", [node_add_and_taint]),
+            FakeExtension("NoEvents", [])]
+
+
+@pytest.mark.parametrize("hints_enabled", [False, True], ids=["gate off: every hint is Queue", "gate on"])
+def test_build_queueing_hint_map(hints_enabled):
+    """buildQueueingHintMap: events by plugin, the UpdateNodeTaint stopgap, the default hint when the gate is off."""
+    from ksched_edu.internal.queue.scheduling_queue import build_queueing_hint_map, default_queueing_hint_fn
+    m = build_queueing_hint_map({"default-scheduler": FakeFramework("default-scheduler", _extensions())},
+                                hints_enabled)
+    assert list(m) == ["default-scheduler"]
+    hm = m["default-scheduler"]
+    node_add = ClusterEvent(NODE, ActionType.Add)
+    taint = ClusterEvent(NODE, ActionType.UpdateNodeTaint)
+    assert [(h.plugin_name, h.queueing_hint_fn) for h in hm[node_add]] == \
+        [("NodeAddOnly", queue_hint_return_skip if hints_enabled else default_queueing_hint_fn)]
+    # A plugin interested in NodeAdd but not in taint changes also hears UpdateNodeTaint, with the default hint.
+    assert [(h.plugin_name, h.queueing_hint_fn) for h in hm[taint]] == [("NodeAddOnly", default_queueing_hint_fn)]
+    # An event registered without a hint function gets the default one.
+    assert hm[ClusterEvent("Pod", ActionType.Delete)][0].queueing_hint_fn is default_queueing_hint_fn
+    assert [h.plugin_name for h in hm[ClusterEvent(NODE, ActionType.Add | ActionType.UpdateNodeTaint)]] == \
+        ["NodeAddAndTaint"]
+    assert all(h.plugin_name != "NoEvents" for hs in hm.values() for h in hs)
+    # A list of frameworks is keyed by their profile names.
+    assert list(build_queueing_hint_map([FakeFramework("a", []), FakeFramework("b", [])])) == ["a", "b"]
+
+
+def test_hints_off_default_hints_move_pods_whose_plugins_registered_the_event():
+    """With the gate off (v1.30 default) a pod moves on any event its rejecting plugins registered."""
+    from ksched_edu.internal.queue.scheduling_queue import build_queueing_hint_map
+    hint_map = build_queueing_hint_map([FakeFramework("", _extensions())])
+    q = new_test_queue(queueing_hint_map=hint_map)
+    blocked_by_add_only = make_pod().name("a").namespace("ns").obj()
+    blocked_by_no_events = make_pod().name("b").namespace("ns").obj()
+    q.unschedulable_pods.add_or_update(q.new_queued_pod_info(blocked_by_add_only, "NodeAddOnly"))
+    q.unschedulable_pods.add_or_update(q.new_queued_pod_info(blocked_by_no_events, "NoEvents"))
+    q.move_all_to_active_or_backoff_queue(ev.NODE_TAINT_CHANGE, None, None, None)
+    assert q.queue_of(blocked_by_add_only) == BACKOFF_Q  # the skip hint was replaced by Queue
+    assert q.queue_of(blocked_by_no_events) == UNSCHEDULABLE_PODS

@@ -1,0 +1,76 @@
+"""Checks for chapter 00 (a tour: one pod, three nodes).
+
+Both checks run the teaching cluster (data/clusters/three-nodes.yaml) in a
+Simulation with the learner's change and read where the pending pod
+``default/web`` landed; the verdict comes from the placements the
+simulation recorded.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
+
+TEACHING_CLUSTER = "data/clusters/three-nodes.yaml"
+POD = "default/web"
+NODES = ("n1", "n2", "n3")
+
+
+def _place_web(change: Optional[Callable[[Any], None]] = None) -> tuple[Optional[str], Optional[str]]:
+    """(node, message) of default/web after running the teaching cluster, ``change`` applied to the pod."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+
+    cluster = load_cluster(project_path(TEACHING_CLUSTER))
+    web = next(p for p in cluster.pending_pods if p.key == POD)
+    if change is not None:
+        change(web)
+    sim = Simulation(cluster, default_config(), seed=1).run()
+    placement = next(p for p in sim.placements() if p.pod == POD)
+    return placement.node, placement.message
+
+
+def check_tour_cpu_request(cpu_request: Any) -> bool:
+    """Does ``default/web`` land on n1 when its container requests ``cpu_request`` CPU?"""
+    from ksched_edu.api.quantity import Quantity
+
+    hint = ("n3 has 2 CPUs and n1 has 3 of its 4 free; find a request that makes n3 score lower "
+            "than n1 (or not fit at all), e.g. try values between \"1\" and \"3\"")
+    if is_unanswered(cpu_request):
+        return failed("cpu_request is not set yet.", hint=f"set it to a CPU quantity string; {hint}")
+    try:
+        quantity = Quantity(str(cpu_request))
+    except Exception as err:  # the Quantity parser's message says what is wrong
+        return failed(f"{cpu_request!r} is not a quantity ({err}).", hint="write it as \"1500m\" or \"2\"")
+
+    def change(pod: Any) -> None:
+        pod.spec.containers[0].resources.requests["cpu"] = quantity
+
+    node, message = _place_web(change)
+    if node == "n1":
+        return passed(f"with {cpu_request} CPU, {POD} lands on n1.")
+    if node is None:
+        return failed(f"with {cpu_request} CPU, {POD} fits nowhere: {message}", hint=hint)
+    return failed(f"with {cpu_request} CPU, {POD} still lands on {node}.", hint=hint)
+
+
+def check_tour_prediction(winner: Any) -> bool:
+    """Is ``winner`` where ``default/web`` lands once it tolerates the taint dedicated=batch:NoSchedule?"""
+    from ksched_edu.api.types import Toleration
+
+    def change(pod: Any) -> None:
+        pod.spec.tolerations.append(Toleration(key="dedicated", operator="Equal", value="batch",
+                                               effect="NoSchedule"))
+
+    hint = ("with the toleration n2 passes every Filter; compare the three nodes' scores plugin by plugin "
+            "(TaintToleration only counts PreferNoSchedule taints, and NodeResourcesFit prefers the node "
+            "whose CPU and memory stay the most free, as fractions)")
+    if is_unanswered(winner):
+        return failed("winner is not set yet.", hint=f"set it to \"n1\", \"n2\" or \"n3\"; {hint}")
+    if winner not in NODES:
+        return failed(f"{winner!r} is not one of the nodes {', '.join(NODES)}.", hint=hint)
+    node, _ = _place_web(change)
+    if winner == node:
+        return passed(f"right: even when it may use n2, {POD} lands on {node}.")
+    return failed(f"{POD} does not land on {winner}.", hint=hint)

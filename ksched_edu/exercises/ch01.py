@@ -1,0 +1,73 @@
+"""Checks for chapter 01 (architecture: from an API event to a plugin call).
+
+``check_node_tree_order`` compares a learner's node order with the order the
+port's NodeTree (internal/cache/node_tree.py) lists the nodes of
+:data:`TREE_NODES`; ``check_non_zero_cpu`` compares two predicted NodeInfo
+aggregates with those of a NodeInfo built from :func:`besteffort_neighbours`.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ksched_edu.exercises.core import failed, is_unanswered, passed
+
+# (name, zone) in the order the nodes are created.
+TREE_NODES = (("x1", "zone-a"), ("x2", "zone-a"), ("y1", "zone-b"), ("x3", "zone-a"), ("z1", "zone-c"),
+              ("y2", "zone-b"))
+
+
+def tree_nodes() -> list[Any]:
+    """The nodes of :data:`TREE_NODES` as Node objects, in creation order."""
+    from ksched_edu.api.types import Node, ObjectMeta
+
+    return [Node(ObjectMeta(name=name, labels={"topology.kubernetes.io/zone": zone})) for name, zone in TREE_NODES]
+
+
+def check_node_tree_order(order: Any) -> bool:
+    """Is ``order`` the order the scheduler walks the nodes of TREE_NODES?"""
+    from ksched_edu.internal.cache.node_tree import NodeTree
+
+    hint = ("the node tree keeps one list per zone, zones in the order they first appeared; it takes the first "
+            "node of every zone, then the second of every zone, and so on")
+    if is_unanswered(order):
+        return failed("order is not set yet.", hint=f"set it to a list of the six node names; {hint}")
+    expected = NodeTree(tree_nodes()).list()
+    answer = list(order) if isinstance(order, (list, tuple)) else None
+    if answer is None or sorted(map(str, answer)) != sorted(expected):
+        return failed(f"{order!r} is not a list of the six nodes {', '.join(sorted(expected))}.", hint=hint)
+    if answer == expected:
+        return passed(f"the scheduler walks {', '.join(expected)}.")
+    wrong = next(i for i, (a, b) in enumerate(zip(answer, expected)) if a != b)
+    return failed(f"position {wrong} should hold {expected[wrong]}, not {answer[wrong]}.", hint=hint)
+
+
+def besteffort_neighbours() -> list[Any]:
+    """Two pods on one node: web (500m CPU, 512Mi) and a BestEffort pod without any request."""
+    from ksched_edu.api.quantity import Quantity
+    from ksched_edu.api.types import Container, ObjectMeta, Pod, PodSpec, ResourceRequirements
+
+    web = Pod(ObjectMeta(name="web", namespace="default", uid="web"),
+              PodSpec(containers=[Container("nginx", resources=ResourceRequirements(
+                  requests={"cpu": Quantity("500m"), "memory": Quantity("512Mi")}))]))
+    sidecar = Pod(ObjectMeta(name="debug", namespace="default", uid="debug"),
+                  PodSpec(containers=[Container("busybox")]))
+    return [web, sidecar]
+
+
+def check_non_zero_cpu(requested_milli_cpu: Any, non_zero_milli_cpu: Any) -> bool:
+    """Are these NodeInfo.requested.milli_cpu and NodeInfo.non_zero_requested.milli_cpu for web + debug?"""
+    from ksched_edu.framework.types import NodeInfo
+
+    info = NodeInfo(*besteffort_neighbours())
+    hint = ("`requested` adds up what the containers ask for; `non_zero_requested` first gives a container "
+            "without a CPU request a default (look for DEFAULT_MILLI_CPU_REQUEST in ksched_edu.api.resource)")
+    if is_unanswered(requested_milli_cpu) or is_unanswered(non_zero_milli_cpu):
+        return failed("both numbers must be set.", hint=hint)
+    got = (requested_milli_cpu, non_zero_milli_cpu)
+    want = (info.requested.milli_cpu, info.non_zero_requested.milli_cpu)
+    if got == want:
+        return passed(f"requested {want[0]}m, non-zero requested {want[1]}m: the BestEffort pod counts for "
+                      f"{want[1] - want[0]}m when the scorers compare nodes.")
+    if got[0] != want[0]:
+        return failed(f"requested.milli_cpu is not {got[0]}.", hint=hint)
+    return failed(f"non_zero_requested.milli_cpu is not {got[1]}.", hint=hint)

@@ -1,0 +1,15 @@
+"""ipywidgets views over a trace: step through a cycle, watch the queue, look at the nodes.
+
+    from ksched_edu.widgets import show_cycle
+    show_cycle(sim)            # the first scheduling cycle, one extension point at a time
+
+Every widget reads what the scheduler recorded (``ksched_edu.trace``) or, for
+ClusterView, the scheduler cache at one moment; none re-runs a plugin. Each
+works outside a notebook too: construct it, call ``.next()`` / ``.step()`` or
+click its buttons (``.next_button.click()``), and read what it shows.
+"""
+from .cluster_view import ClusterView
+from .cycle_stepper import CycleStepper, show_cycle
+from .queue_explorer import QueueExplorer
+
+__all__ = ["CycleStepper", "QueueExplorer", "ClusterView", "show_cycle"]

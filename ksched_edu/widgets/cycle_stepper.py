@@ -1,0 +1,561 @@
+"""CycleStepper: one pod's scheduling cycle, one extension point at a time, read off the trace.
+
+What it shows and where upstream does it (kubernetes pkg/scheduler, v1.30):
+
+- The strip of extension points (framework/interface.go): QueueSort, PreFilter,
+  Filter, PostFilter, PreScore, Score, NormalizeScore, Reserve, Permit, PreBind,
+  Bind, PostBind. The current one carries the class ``ksched-current``; points
+  the cycle never reached are dashed (``ksched-idle``), a point that stopped
+  the pod is red (``ksched-failed``).
+- QueueSort: activeQ when ``Pop`` took the pod (internal/queue/scheduling_queue.go),
+  rebuilt from the QueueEvents.
+- PreFilter and PreScore: each plugin's status and the CycleState written so far
+  (framework/runtime/framework.go RunPreFilterPlugins / RunPreScorePlugins).
+- Filter: node x plugin verdicts with reasons (RunFilterPlugins, called by
+  findNodesThatPassFilters in schedule_one.go); rejections are highlighted.
+- PostFilter: the plugins' statuses and, with DefaultPreemption, its candidates
+  (RunPostFilterPlugins; framework/preemption/preemption.go).
+- Score and NormalizeScore: raw scores, then normalized and weighted, with the
+  totals that selectHost compares (RunScorePlugins, schedule_one.go selectHost).
+- Reserve, Permit: RunReservePluginsReserve / RunPermitPlugins, after the pod was
+  assumed in the cache (schedule_one.go assume); Unreserve calls are listed under Reserve.
+- PreBind, Bind, PostBind: the binding cycle (schedule_one.go bindingCycle), later
+  on the virtual clock.
+
+The chosen node's row carries ``ksched-winner`` in every node table. The widget
+only reads recorded events; it never re-runs a plugin.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional, Union
+
+import ipywidgets as widgets
+
+from ..trace import PluginEvent
+from ..viz.readers import (BINDING_POINTS, CYCLE_POINTS, CycleRecord, filter_rows, index_cycles, pick_cycle,
+                           recorder_of, score_rows, score_weights)
+from ._html import STYLE, Section, attrs, escape, note, render_section
+
+PASS, FAIL, NOT_RUN = "✔", "✘", "—"
+REJECTING_CODES = ("Unschedulable", "UnschedulableAndUnresolvable", "Error")
+
+# One line per point: what it does and the upstream function that runs it.
+POINT_HELP = {
+    "QueueSort": "orders activeQ; Pop takes its head (scheduling_queue.go)",
+    "PreFilter": "prepares data for Filter, may reject early (RunPreFilterPlugins)",
+    "Filter": "can the pod run on this node? (RunFilterPlugins, per node)",
+    "PostFilter": "no node fits: try preemption (RunPostFilterPlugins)",
+    "PreScore": "prepares data for Score (RunPreScorePlugins)",
+    "Score": "rank each feasible node (RunScorePlugins)",
+    "NormalizeScore": "map scores to 0..100, then apply weights (RunScorePlugins)",
+    "Reserve": "book the node's resources for the assumed pod (RunReservePluginsReserve)",
+    "Permit": "approve, deny or wait before binding (RunPermitPlugins)",
+    "PreBind": "work before binding, e.g. volumes (RunPreBindPlugins)",
+    "Bind": "write the binding to the API server (RunBindPlugins)",
+    "PostBind": "informational, after a successful bind (RunPostBindPlugins)",
+}
+
+
+@dataclass
+class PointView:
+    """What one extension point of one cycle shows: did it run, a note, and its tables."""
+
+    point: str
+    ran: bool
+    failed: bool = False
+    note: str = ""
+    sections: list[Section] = field(default_factory=list)
+
+
+# --- building the view of one point --------------------------------------------------------
+
+
+def point_view(record: CycleRecord, point: str) -> PointView:
+    """The view of ``point`` in ``record``'s cycle."""
+    if point not in CYCLE_POINTS:
+        raise ValueError(f"unknown extension point {point!r}; one of {', '.join(CYCLE_POINTS)}")
+    return _BUILDERS[point](record)
+
+
+def _failed(calls: list[PluginEvent]) -> bool:
+    return any(e.code in REJECTING_CODES for e in calls)
+
+
+def _plugin_section(title: str, calls: list[PluginEvent], *, call_column: bool = False,
+                    node: bool = False, time: bool = False) -> Section:
+    cols = (["call"] if call_column else []) + ["plugin"] + (["node"] if node else []) + ["code", "reasons"]
+    cols += ["time (s)"] if time else []
+    s = Section(title, cols)
+    for e in calls:
+        row: dict[str, Any] = {"call": e.point, "plugin": e.plugin, "node": e.node, "code": e.code,
+                               "reasons": "; ".join(e.reasons), "time (s)": e.time}
+        if e.code in REJECTING_CODES:
+            s.add(row, cells={"code": "ksched-rejected", "reasons": "ksched-rejected"})
+        else:
+            s.add(row, cells={"code": "ksched-notrun"} if e.code == "Skip" else None)
+    return s
+
+
+def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
+    state = record.states.get(point)
+    if state is None:
+        return None
+    s = Section(f"CycleState after {point}", ["key", "value"])
+    for key, summary in state.entries:
+        s.add({"key": key, "value": summary})
+    return s
+
+
+def _not_reached(record: CycleRecord, point: str) -> str:
+    sm = record.summary
+    if sm.outcome == "running":
+        return f"{point} has not run: the cycle had not ended when the trace was read."
+    if sm.outcome == "scheduled":
+        return f"{point} did not run in this cycle."
+    return f"Not reached: the cycle ended {sm.outcome} before {point}."
+
+
+def _queue_sort(r: CycleRecord) -> PointView:
+    pod = r.summary.pod
+    s = Section("activeQ when the pod was popped", ["pod", "in activeQ since (s)", "popped"])
+    if r.pop is None:
+        return PointView("QueueSort", False, note=f"The trace holds no pop of {pod} for this cycle.")
+    since = dict(r.active_at_pop)
+    s.add({"pod": pod, "in activeQ since (s)": since.get(pod, r.pop.time), "popped": "★ head"}, "ksched-winner")
+    for other, t in r.active_at_pop:
+        if other != pod:
+            s.add({"pod": other, "in activeQ since (s)": t, "popped": ""})
+    text = (f"The profile's QueueSort plugin (PrioritySort by default: higher priority first, then the earlier "
+            f"arrival) keeps activeQ in order; Pop took {pod} from its head at t={r.pop.time:g}s.")
+    if len(s.rows) > 1:
+        text += " The other pods (in the order they arrived) wait for later cycles."
+    return PointView("QueueSort", True, note=text, sections=[s])
+
+
+def _pre_point(r: CycleRecord, point: str) -> PointView:
+    calls = r.calls(point)
+    sections = [_plugin_section(f"{point} plugins", calls)] if calls else []
+    state = _state_section(r, point)
+    if state is not None:
+        sections.append(state)
+    if not calls and state is None:
+        if point == "PreScore" and r.summary.outcome == "scheduled" and r.summary.feasible_nodes == 1:
+            text = ("Skipped: only one node passed Filter, so schedulePod takes it without scoring "
+                    "(PreScore, Score and NormalizeScore do not run).")
+        else:
+            text = _not_reached(r, point)
+        return PointView(point, False, note=text)
+    failed = _failed(calls)
+    if failed:
+        text = f"{point} rejected the pod: " + "; ".join(r for e in calls if e.code in REJECTING_CODES
+                                                            for r in e.reasons)
+    elif point == "PreFilter":
+        text = ("PreFilter plugins compute what their Filter needs once per cycle and keep it in the "
+                "CycleState; Skip means the plugin has nothing to check for this pod, so its Filter is skipped.")
+    else:
+        text = ("PreScore plugins compute what their Score needs once per cycle and keep it in the CycleState; "
+                "Skip means the plugin's Score is skipped for this pod.")
+    return PointView(point, True, failed, text, sections)
+
+
+def _filter(r: CycleRecord) -> PointView:
+    plugins, rows = filter_rows(r)
+    if not rows:
+        pre = r.calls("PreFilter")
+        if _failed(pre):
+            return PointView("Filter", False, note="Not run: PreFilter rejected the pod, so no node was filtered.")
+        return PointView("Filter", False, note=_not_reached(r, "Filter"))
+    s = Section("Filter: node × plugin", ["node"] + plugins + ["verdict", "chosen"])
+    for row in rows:
+        values: dict[str, Any] = {"node": row.node}
+        cells: dict[str, str] = {}
+        titles: dict[str, str] = {}
+        for p in plugins:
+            e = row.calls.get(p)
+            if e is None:
+                values[p], cells[p], titles[p] = NOT_RUN, "ksched-notrun", "not run: an earlier plugin rejected"
+            elif e.code == "Success":
+                values[p] = PASS
+            else:
+                values[p] = f"{FAIL} " + ("; ".join(e.reasons) or e.code)
+                cells[p], titles[p] = "ksched-rejected", e.code
+        values["verdict"] = "feasible" if row.feasible else row.code
+        if not row.feasible:
+            cells["verdict"] = "ksched-rejected"
+        values["chosen"] = "★" if row.node == r.winner else ""
+        s.add(values, "ksched-winner" if row.node == r.winner else ("" if row.feasible else "ksched-rejected-row"),
+              cells, titles)
+    feasible = sum(1 for row in rows if row.feasible)
+    text = (f"{feasible} of {len(rows)} filtered node(s) passed. Nodes are listed in the order they were "
+            f"filtered (from the rotating start index); a node's filtering stops at its first rejection "
+            f"({NOT_RUN} = not run).")
+    return PointView("Filter", True, feasible == 0, text, [s])
+
+
+def _post_filter(r: CycleRecord) -> PointView:
+    calls = r.calls("PostFilter")
+    if not calls:
+        if r.summary.outcome == "scheduled":
+            return PointView("PostFilter", False,
+                             note="Not run: a node passed Filter, so there is nothing to preempt for.")
+        return PointView("PostFilter", False, note=_not_reached(r, "PostFilter"))
+    sections = [_plugin_section("PostFilter plugins", calls)]
+    p = r.preemption
+    text = "No node passed Filter, so the PostFilter plugins (preemption) ran."
+    if p is not None:
+        s = Section("Preemption candidates", ["node", "victims", "pdb violations", "highest priority",
+                                              "sum of priorities", "earliest start", "chosen"])
+        for row in p.rows():
+            shown = dict(row, chosen="★" if row["chosen"] else "")
+            s.add(shown, "ksched-winner" if row["chosen"] else "")
+        sections.append(s)
+        if p.nominated_node:
+            text += (f" DefaultPreemption nominated {p.nominated_node} ({p.decided_by}) and evicts "
+                     f"{', '.join(p.victims)}.")
+        elif p.message:
+            text += f" {p.message}"
+    return PointView("PostFilter", True, _failed(calls), text, sections)
+
+
+def _score(r: CycleRecord, normalized: bool) -> PointView:
+    point = "NormalizeScore" if normalized else "Score"
+    plugins, rows = score_rows(r)
+    if not rows:
+        pv = _pre_point(r, "PreScore")
+        return PointView(point, False, note=pv.note if not pv.ran else _not_reached(r, point))
+    weights = score_weights(plugins, rows)
+    cols = ["node"] + plugins + (["total"] if normalized else []) + ["chosen"]
+    s = Section("Normalized → weighted scores" if normalized else "Raw scores (as each Score returned)", cols)
+    for row in rows:
+        values: dict[str, Any] = {"node": row.node, "chosen": "★" if row.node == r.winner else ""}
+        titles: dict[str, str] = {}
+        for p in plugins:
+            titles[p] = (f"raw {row.raw[p]}, normalized {row.normalized[p]}, weight {weights[p] or '?'}, "
+                         f"weighted {row.weighted[p]}")
+            values[p] = f"{row.normalized[p]} → {row.weighted[p]}" if normalized else row.raw[p]
+        if normalized:
+            values["total"] = row.total
+        s.add(values, "ksched-winner" if row.node == r.winner else "", titles=titles)
+    headers = ["node"] + [f"{p} ×{weights[p]}" if normalized and weights[p] else p for p in plugins]
+    headers += (["total"] if normalized else []) + ["chosen"]
+    s.headers = headers
+    if normalized:
+        top = max(row.total for row in rows)
+        text = (f"Each plugin's NormalizeScore maps its raw scores to 0..100, then the runtime multiplies by the "
+                f"plugin's weight. The highest total ({top}) wins; selectHost breaks ties at random with the "
+                f"scheduler's seeded generator.")
+        if r.winner:
+            text += f" Chosen: {r.winner}."
+    else:
+        text = "Each Score plugin rates every feasible node; these are the raw values, before NormalizeScore."
+    return PointView(point, True, False, text, [s])
+
+
+def _reserve(r: CycleRecord) -> PointView:
+    calls = r.calls("Reserve") + r.calls("Unreserve")
+    assume = r.bind_event("assume")
+    if assume is None and not calls:
+        return PointView("Reserve", False, note=_not_reached(r, "Reserve"))
+    text = ""
+    if assume is not None:
+        text = (f"The pod was assumed on {assume.node} in the scheduler cache at t={assume.time:g}s, before "
+                f"binding (optimistic binding); Reserve plugins book what they need for it.")
+    forget = r.bind_event("forget")
+    if forget is not None:
+        text += f" Later the cache forgot it (t={forget.time:g}s) and Unreserve ran in reverse order."
+    sections = [_plugin_section("Reserve plugins", calls, call_column=True, node=True)] if calls else []
+    if not calls:
+        text += " No Reserve plugin is enabled in this profile."
+    return PointView("Reserve", True, _failed(r.calls("Reserve")), text.strip(), sections)
+
+
+def _permit(r: CycleRecord) -> PointView:
+    calls = r.calls("Permit")
+    if not calls:
+        if r.bind_event("assume") is not None and not _failed(r.calls("Reserve")):
+            return PointView("Permit", True, note="No Permit plugin is enabled in this profile: the pod is "
+                                                  "allowed and goes on to the binding cycle.")
+        return PointView("Permit", False, note=_not_reached(r, "Permit"))
+    text = "Permit plugins approve the pod, reject it, or make it wait (Wait) before the binding cycle."
+    return PointView("Permit", True, _failed(calls), text,
+                     [_plugin_section("Permit plugins", calls, node=True)])
+
+
+def _binding(r: CycleRecord, point: str) -> PointView:
+    calls = r.calls(point)
+    bound, forget = r.bind_event("bound"), r.bind_event("forget")
+    started = bound is not None or any(r.calls(p) for p in BINDING_POINTS)
+    reached = {"PreBind": started, "Bind": started and not _failed(r.calls("PreBind")),
+               "PostBind": bound is not None}[point]
+    if not calls:
+        if reached:
+            return PointView(point, True, note=f"No {point} plugin is enabled in this profile.")
+        if r.summary.outcome == "scheduled" and not started and forget is None:
+            return PointView(point, False, note="The binding cycle has not run yet: it runs later on the "
+                                                "virtual clock (run the simulation further, then refresh()).")
+        if forget is not None:
+            return PointView(point, False, note=f"Not reached: the pod's binding failed and the cache forgot it "
+                                                f"at t={forget.time:g}s.")
+        return PointView(point, False, note=_not_reached(r, point))
+    text = {"PreBind": "The binding cycle runs after the scheduling cycle, later on the virtual clock.",
+            "Bind": "Bind plugins run in order until one handles the pod; DefaultBinder writes the binding.",
+            "PostBind": "PostBind plugins are told about a successful bind; they cannot fail it."}[point]
+    if point == "Bind" and bound is not None:
+        text += f" The pod was bound to {bound.node} at t={bound.time:g}s."
+    return PointView(point, True, _failed(calls), text,
+                     [_plugin_section(f"{point} plugins", calls, node=True, time=True)])
+
+
+_BUILDERS = {
+    "QueueSort": _queue_sort,
+    "PreFilter": lambda r: _pre_point(r, "PreFilter"),
+    "Filter": _filter,
+    "PostFilter": _post_filter,
+    "PreScore": lambda r: _pre_point(r, "PreScore"),
+    "Score": lambda r: _score(r, normalized=False),
+    "NormalizeScore": lambda r: _score(r, normalized=True),
+    "Reserve": _reserve,
+    "Permit": _permit,
+    "PreBind": lambda r: _binding(r, "PreBind"),
+    "Bind": lambda r: _binding(r, "Bind"),
+    "PostBind": lambda r: _binding(r, "PostBind"),
+}
+
+
+def render_strip(views: dict[str, PointView], current: str) -> str:
+    items = []
+    for point in CYCLE_POINTS:
+        v = views[point]
+        cls = ["ksched-point"]
+        if not v.ran:
+            cls.append("ksched-idle")
+        if v.failed:
+            cls.append("ksched-failed")
+        if point == current:
+            cls.append("ksched-current")
+        extra = attrs(aria_current="step") if point == current else ""
+        items.append(f'<span{attrs(class_=" ".join(cls), data_point=point, title=POINT_HELP[point])}{extra}>'
+                     f"{escape(point)}</span>")
+    return '<div class="ksched-strip">' + "".join(items) + "</div>"
+
+
+def render_view(view: PointView, cycle: int) -> str:
+    body = [f'<div{attrs(class_="ksched-point-view", data_point=view.point, data_cycle=cycle)}>',
+            f'<div class="ksched-head"><b>{escape(view.point)}</b>: {escape(POINT_HELP[view.point])}</div>',
+            note(view.note)]
+    for s in view.sections:
+        body.append(render_section(s))
+    body.append("</div>")
+    return "".join(body)
+
+
+def render_header(record: CycleRecord, cycle_count: int) -> str:
+    sm = record.summary
+    if sm.outcome == "running" and record.bind_event("forget") is not None:
+        end = "rejected after the pod was assumed (see Reserve and Permit)"
+    elif sm.outcome == "scheduled":
+        end = f"scheduled on <b>{escape(sm.node)}</b>"
+        if sm.evaluated_nodes:
+            end += f" ({sm.evaluated_nodes} node(s) evaluated, {sm.feasible_nodes} feasible)"
+    else:
+        end = escape(sm.outcome) + (f": {escape(sm.message)}" if sm.message else "")
+    return (f'<div class="ksched-head">Cycle <b>#{sm.cycle}</b> of {cycle_count} · pod <b>{escape(sm.pod)}</b> · '
+            f"profile {escape(sm.profile)} · t={sm.time:g}s · {end}</div>")
+
+
+# --- the widget -----------------------------------------------------------------------------
+
+
+class CycleStepper(widgets.VBox):
+    """Step through one scheduling cycle's extension points; works in a notebook and in plain Python.
+
+    ``CycleStepper(recorder_or_simulation, cycle=None)`` shows the first cycle
+    unless told otherwise. ``.next()``, ``.prev()``, ``.reset()``,
+    ``.goto(point)`` move; ``.point`` names the current point;
+    ``.table_rows()`` and ``.table_html`` are what the table shows.
+    """
+
+    def __init__(self, recorder: Any, cycle: Optional[int] = None, *, point: str = "QueueSort",
+                 interval_ms: int = 1200) -> None:
+        self.recorder = recorder_of(recorder)
+        self._cycles = index_cycles(self.recorder)
+        self._record = pick_cycle(self._cycles, cycle)
+        self._views: dict[str, PointView] = {}
+        self._index = 0
+        self._syncing = False
+
+        self.style_html = widgets.HTML(STYLE)
+        self.header = widgets.HTML()
+        self.header.add_class("ksched-header")
+        self.strip = widgets.HTML()
+        self.strip.add_class("ksched-strip-widget")
+        self.table = widgets.HTML()
+        self.table.add_class("ksched-table")
+        auto = widgets.Layout(width="auto")
+        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first extension point",
+                                           layout=auto)
+        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous extension point", layout=auto)
+        self.next_button = widgets.Button(description="Next ▶", tooltip="Next extension point", layout=auto)
+        self.play = widgets.Play(value=0, min=0, max=len(CYCLE_POINTS) - 1, step=1, interval=interval_ms,
+                                 repeat=False, description="Play", tooltip="Play through the extension points")
+        self.point_dropdown = widgets.Dropdown(options=list(CYCLE_POINTS), value=CYCLE_POINTS[0],
+                                               description="Jump to", layout=widgets.Layout(width="230px"))
+        self.cycle_dropdown = widgets.Dropdown(description="Cycle", layout=widgets.Layout(width="330px"))
+        self.reset_button.on_click(lambda _: self.reset())
+        self.prev_button.on_click(lambda _: self.prev())
+        self.next_button.on_click(lambda _: self.next())
+        self.play.observe(self._on_play, names="value")
+        self.point_dropdown.observe(self._on_point_dropdown, names="value")
+        self.cycle_dropdown.observe(self._on_cycle_dropdown, names="value")
+        self.controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.next_button,
+                                      self.point_dropdown, self.cycle_dropdown])
+        super().__init__(children=[self.style_html, self.header, self.strip, self.controls, self.table])
+        self.add_class("ksched-stepper")
+        self._fill_cycle_dropdown()
+        self._index = self._point_index(point)
+        self._render()
+
+    # --- what a test or a notebook reads ------------------------------------------------
+
+    @property
+    def point(self) -> str:
+        """The current extension point's name."""
+        return CYCLE_POINTS[self._index]
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        return CYCLE_POINTS
+
+    @property
+    def cycle(self) -> int:
+        return self._record.cycle
+
+    @property
+    def record(self) -> CycleRecord:
+        """Everything the trace holds about the shown cycle."""
+        return self._record
+
+    @property
+    def cycles(self) -> list[int]:
+        return sorted(self._cycles)
+
+    @property
+    def view(self) -> PointView:
+        return self._view(self.point)
+
+    @property
+    def table_html(self) -> str:
+        return self.table.value
+
+    @property
+    def strip_html(self) -> str:
+        return self.strip.value
+
+    def table_rows(self) -> list[dict[str, Any]]:
+        """The rows of the current point's main table (the first one shown), as dicts column -> value."""
+        sections = self.view.sections
+        return [dict(r) for r in sections[0].rows] if sections else []
+
+    def sections(self) -> list[Section]:
+        """Every table the current point shows (PreFilter and PreScore add the CycleState)."""
+        return list(self.view.sections)
+
+    # --- moving ---------------------------------------------------------------------
+
+    def next(self) -> None:
+        """Go to the next extension point (stays on the last one)."""
+        self._go(min(self._index + 1, len(CYCLE_POINTS) - 1))
+
+    def prev(self) -> None:
+        """Go to the previous extension point (stays on the first one)."""
+        self._go(max(self._index - 1, 0))
+
+    def reset(self) -> None:
+        """Back to QueueSort; stops playing."""
+        self.play.playing = False
+        self._go(0)
+
+    def goto(self, point: Union[str, int]) -> None:
+        """Jump to an extension point, by name ("Filter") or position (0..11)."""
+        self._go(self._point_index(point))
+
+    def select_cycle(self, cycle: int) -> None:
+        """Show another cycle of the same trace, at the same extension point."""
+        self._record = pick_cycle(self._cycles, cycle)
+        self._views = {}
+        self._render()
+
+    def refresh(self) -> None:
+        """Read the trace again (after the simulation ran further)."""
+        self._cycles = index_cycles(self.recorder)
+        self._record = pick_cycle(self._cycles, self._record.cycle)
+        self._views = {}
+        self._fill_cycle_dropdown()
+        self._render()
+
+    # --- internals --------------------------------------------------------------------
+
+    @staticmethod
+    def _point_index(point: Union[str, int]) -> int:
+        if isinstance(point, int):
+            if not 0 <= point < len(CYCLE_POINTS):
+                raise ValueError(f"point index {point} out of range 0..{len(CYCLE_POINTS) - 1}")
+            return point
+        if point not in CYCLE_POINTS:
+            raise ValueError(f"unknown extension point {point!r}; one of {', '.join(CYCLE_POINTS)}")
+        return CYCLE_POINTS.index(point)
+
+    def _view(self, point: str) -> PointView:
+        view = self._views.get(point)
+        if view is None:
+            view = self._views[point] = point_view(self._record, point)
+        return view
+
+    def _go(self, index: int) -> None:
+        self._index = index
+        self._render()
+
+    def _render(self) -> None:
+        views = {p: self._view(p) for p in CYCLE_POINTS}
+        self.header.value = render_header(self._record, len(self._cycles))
+        self.strip.value = render_strip(views, self.point)
+        self.table.value = render_view(views[self.point], self._record.cycle)
+        self.prev_button.disabled = self._index == 0
+        self.next_button.disabled = self._index == len(CYCLE_POINTS) - 1
+        self._syncing = True
+        try:
+            self.point_dropdown.value = self.point
+            self.play.value = self._index
+            self.cycle_dropdown.value = self._record.cycle
+        finally:
+            self._syncing = False
+
+    def _fill_cycle_dropdown(self) -> None:
+        self._syncing = True
+        try:
+            self.cycle_dropdown.options = [(self._cycles[n].summary.label, n) for n in sorted(self._cycles)]
+            self.cycle_dropdown.value = self._record.cycle
+        finally:
+            self._syncing = False
+        self.cycle_dropdown.layout.display = "none" if len(self._cycles) < 2 else None
+
+    def _on_play(self, change: dict) -> None:
+        if not self._syncing:
+            self._go(int(change["new"]))
+
+    def _on_point_dropdown(self, change: dict) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.goto(change["new"])
+
+    def _on_cycle_dropdown(self, change: dict) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.select_cycle(int(change["new"]))
+
+    def __repr__(self) -> str:
+        return f"CycleStepper(cycle={self.cycle}, pod={self._record.summary.pod!r}, point={self.point!r})"
+
+
+def show_cycle(sim_or_recorder: Any, cycle: Optional[int] = None, point: str = "QueueSort") -> CycleStepper:
+    """A CycleStepper over a Simulation's (or a Recorder's) trace, ready to display."""
+    return CycleStepper(sim_or_recorder, cycle, point=point)

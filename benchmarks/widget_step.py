@@ -5,7 +5,7 @@ builds a CycleStepper over that cycle, then times ``goto(point)`` for every
 extension point: "warm" is a step as a reader makes it (each point's view was
 read off the trace when the stepper was built), "cold" first throws those
 views away, so the step also re-reads all twelve points from the trace. The
-budget is 50 ms per step.
+budget is 50 ms per step, checked on the 95th percentile of the cold steps.
 
     python benchmarks/widget_step.py            # the table
     python benchmarks/widget_step.py --repeat 50
@@ -53,6 +53,11 @@ def time_steps(stepper: CycleStepper, repeat: int, cold: bool) -> dict[str, list
     return out
 
 
+def p95(samples: dict[str, list[float]]) -> float:
+    values = sorted(v for vs in samples.values() for v in vs)
+    return values[min(len(values) - 1, int(0.95 * len(values)))]
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--repeat", type=int, default=20)
@@ -69,10 +74,11 @@ def main() -> int:
     for p in stepper.points:
         print(f"{p:<15} {statistics.median(warm[p]):>12.2f} {max(warm[p]):>9.2f} "
               f"{statistics.median(cold[p]):>12.2f} {max(cold[p]):>9.2f}")
-    worst_warm = max(max(v) for v in warm.values())
-    worst_cold = max(max(v) for v in cold.values())
-    verdict = "within" if worst_warm < BUDGET_MS else "OVER"
-    print(f"slowest step: {worst_warm:.2f} ms warm, {worst_cold:.2f} ms cold; {verdict} the {BUDGET_MS:g} ms budget")
+    p95_warm, p95_cold = p95(warm), p95(cold)
+    worst = max(max(v) for v in cold.values())
+    verdict = "within" if p95_cold < BUDGET_MS else "OVER"
+    print(f"95th percentile of a step: {p95_warm:.2f} ms warm, {p95_cold:.2f} ms cold (slowest single step "
+          f"{worst:.2f} ms; the machine is shared, so single steps can stall); {verdict} the {BUDGET_MS:g} ms budget")
     return 0
 
 

@@ -80,7 +80,11 @@ class CycleRecord:
 
     @property
     def winner(self) -> str:
-        return self.summary.node if self.summary.outcome == "scheduled" else ""
+        """The node selectHost chose (also when Reserve or Permit then rejected the pod there)."""
+        if self.summary.outcome == "scheduled":
+            return self.summary.node
+        assume = self.bind_event("assume")
+        return assume.node if assume is not None else ""
 
     def calls(self, point: str) -> list[PluginEvent]:
         return self.events.get(point, [])

@@ -107,13 +107,29 @@ def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
     return s
 
 
-def _not_reached(record: CycleRecord, point: str) -> str:
+def outcome(record: CycleRecord) -> str:
+    """How the cycle ended, also when a Reserve or Permit rejection ended it after the pod was assumed."""
     sm = record.summary
-    if sm.outcome == "running":
+    if sm.outcome == "running" and record.bind_event("forget") is not None:
+        # schedulingCycle returns this rejection without an end-of-cycle CycleEvent: read it off the calls.
+        at = next((p for p in ("Reserve", "Permit") if _failed(record.calls(p))), "")
+        return f"rejected at {at}" if at else "rejected after the pod was assumed"
+    return sm.outcome
+
+
+def cycle_label(record: CycleRecord) -> str:
+    """The cycle's name in the selector: ``#1 default/web → n3`` or ``#2 default/big: unschedulable``."""
+    ended = outcome(record)
+    return record.summary.label if ended == record.summary.outcome else f"#{record.cycle} {record.summary.pod}: {ended}"
+
+
+def _not_reached(record: CycleRecord, point: str) -> str:
+    ended = outcome(record)
+    if ended == "running":
         return f"{point} has not run: the cycle had not ended when the trace was read."
-    if sm.outcome == "scheduled":
+    if ended == "scheduled":
         return f"{point} did not run in this cycle."
-    return f"Not reached: the cycle ended {sm.outcome} before {point}."
+    return f"Not reached: the cycle ended before {point} ({ended})."
 
 
 def _queue_sort(r: CycleRecord) -> PointView:
@@ -294,7 +310,7 @@ def _binding(r: CycleRecord, point: str) -> PointView:
         if r.summary.outcome == "scheduled" and not started and forget is None:
             return PointView(point, False, note="The binding cycle has not run yet: it runs later on the "
                                                 "virtual clock (run the simulation further, then refresh()).")
-        if forget is not None:
+        if forget is not None and r.summary.outcome == "scheduled":
             return PointView(point, False, note=f"Not reached: the pod's binding failed and the cache forgot it "
                                                 f"at t={forget.time:g}s.")
         return PointView(point, False, note=_not_reached(r, point))
@@ -352,8 +368,9 @@ def render_view(view: PointView, cycle: int) -> str:
 
 def render_header(record: CycleRecord, cycle_count: int) -> str:
     sm = record.summary
-    if sm.outcome == "running" and record.bind_event("forget") is not None:
-        end = "rejected after the pod was assumed (see Reserve and Permit)"
+    ended = outcome(record)
+    if ended.startswith("rejected"):
+        end = escape(ended) + f" on {escape(record.bind_event('forget').node)}"
     elif sm.outcome == "scheduled":
         end = f"scheduled on <b>{escape(sm.node)}</b>"
         if sm.evaluated_nodes:
@@ -534,7 +551,7 @@ class CycleStepper(widgets.VBox):
     def _fill_cycle_dropdown(self) -> None:
         self._syncing = True
         try:
-            self.cycle_dropdown.options = [(self._cycles[n].summary.label, n) for n in sorted(self._cycles)]
+            self.cycle_dropdown.options = [(cycle_label(self._cycles[n]), n) for n in sorted(self._cycles)]
             self.cycle_dropdown.value = self._record.cycle
         finally:
             self._syncing = False

@@ -7,11 +7,17 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
+from ksched_edu.api.loader import load_cluster  # noqa: E402
+from ksched_edu.config.loader import default_config  # noqa: E402
+from ksched_edu.config.types import Plugin  # noqa: E402
+from ksched_edu.framework.interface import Code, new_status  # noqa: E402
+from ksched_edu.framework.plugins.registry import new_in_tree_registry  # noqa: E402
+from ksched_edu.sim.simulation import Simulation  # noqa: E402
 from ksched_edu.trace import PluginEvent, Recorder  # noqa: E402
 from ksched_edu.viz.readers import CYCLE_POINTS  # noqa: E402
 from ksched_edu.widgets import CycleStepper, show_cycle  # noqa: E402
 
-from .scenarios import teaching_cluster  # noqa: E402
+from .scenarios import THREE_NODES, teaching_cluster  # noqa: E402
 
 pytestmark = pytest.mark.ch04
 
@@ -219,3 +225,39 @@ def test_show_cycle_takes_a_simulation_or_a_recorder(teaching_sim):
         show_cycle(Recorder())
     with pytest.raises(ValueError, match="cycle 9 is not in the trace"):
         show_cycle(teaching_sim, 9)
+
+
+class RejectReserve:
+    """A Reserve plugin that always says no (after upstream's fake reserve plugins in schedule_one_test.go)."""
+
+    def __init__(self, args, handle) -> None:
+        pass
+
+    def name(self) -> str:
+        return "RejectReserve"
+
+    def reserve(self, state, pod, node_name):
+        return new_status(Code.Unschedulable, "no room reserved")
+
+    def unreserve(self, state, pod, node_name) -> None:
+        return None
+
+
+def test_a_reserve_rejection_after_the_pod_was_assumed():
+    config = default_config()
+    config.profiles[0].plugins.reserve.enabled.append(Plugin("RejectReserve"))
+    registry = new_in_tree_registry()
+    registry["RejectReserve"] = RejectReserve
+    sim = Simulation(load_cluster(THREE_NODES), config, seed=1, recorder=Recorder(), registry=registry)
+    sim.run(until=0.5)
+    s = CycleStepper(sim, point="Reserve")
+    assert "rejected at Reserve on n3" in s.header.value
+    assert [(r["call"], r["plugin"], r["code"]) for r in s.table_rows()] == [
+        ("Reserve", "VolumeBinding", "Success"), ("Reserve", "RejectReserve", "Unschedulable"),
+        ("Unreserve", "RejectReserve", "Success"), ("Unreserve", "VolumeBinding", "Success")]
+    assert "the cache forgot it" in s.view.note
+    assert re.findall(r'class="[^"]*\bksched-failed\b[^"]*" data-point="([^"]+)"', s.strip_html) == ["Reserve"]
+    s.next()
+    assert s.view.note == "Not reached: the cycle ended before Permit (rejected at Reserve)."
+    s.goto("Filter")
+    assert [r["node"] for r in s.table_rows() if r["chosen"] == "★"] == ["n3"]  # what selectHost picked

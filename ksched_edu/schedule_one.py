@@ -134,14 +134,18 @@ def scheduling_cycle(sched: "Scheduler", state: CycleState, fwk: Framework, pod_
     sts = fwk.run_reserve_plugins_reserve(state, assumed, result.suggested_host)
     if not is_success(sts):
         _undo_assume(sched, fwk, state, assumed, result.suggested_host)
-        return ScheduleResult(nominating_info=CLEAR_NOMINATED_NODE), assumed_info, \
-            _rejection_on_host(pod, result.suggested_host, sts)
+        status = _rejection_on_host(pod, result.suggested_host, sts)
+        sched.record_cycle_end(fwk, pod, "unschedulable" if sts.is_rejected() else "error",
+                               node=result.suggested_host, message=status.message())
+        return ScheduleResult(nominating_info=CLEAR_NOMINATED_NODE), assumed_info, status
 
     permit = fwk.run_permit_plugins(state, assumed, result.suggested_host, now=sched.clock.now)
     if not is_success(permit) and not permit.is_wait():
         _undo_assume(sched, fwk, state, assumed, result.suggested_host)
-        return ScheduleResult(nominating_info=CLEAR_NOMINATED_NODE), assumed_info, \
-            _rejection_on_host(pod, result.suggested_host, permit)
+        status = _rejection_on_host(pod, result.suggested_host, permit)
+        sched.record_cycle_end(fwk, pod, "unschedulable" if permit.is_rejected() else "error",
+                               node=result.suggested_host, message=status.message())
+        return ScheduleResult(nominating_info=CLEAR_NOMINATED_NODE), assumed_info, status
 
     if pods_to_activate.map:
         sched.scheduling_queue.activate(pods_to_activate.map)

@@ -108,12 +108,12 @@ def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
 
 
 def outcome(record: CycleRecord) -> str:
-    """How the cycle ended, also when a Reserve or Permit rejection ended it after the pod was assumed."""
+    """How the cycle ended; a Reserve or Permit rejection after the pod was assumed is named as such."""
     sm = record.summary
-    if sm.outcome == "running" and record.bind_event("forget") is not None:
-        # schedulingCycle returns this rejection without an end-of-cycle CycleEvent: read it off the calls.
+    if sm.outcome in ("unschedulable", "error") and record.bind_event("forget") is not None:
         at = next((p for p in ("Reserve", "Permit") if _failed(record.calls(p))), "")
-        return f"rejected at {at}" if at else "rejected after the pod was assumed"
+        if at:
+            return f"rejected at {at}"
     return sm.outcome
 
 

@@ -251,7 +251,7 @@ def test_a_reserve_rejection_after_the_pod_was_assumed():
     sim = Simulation(load_cluster(THREE_NODES), config, seed=1, recorder=Recorder(), registry=registry)
     sim.run(until=0.5)
     s = CycleStepper(sim, point="Reserve")
-    assert "unschedulable: 0/1 nodes are available: 1 no room reserved." in s.header.value
+    assert "rejected at Reserve on n3" in s.header.value
     assert [(r["call"], r["plugin"], r["code"]) for r in s.table_rows()] == [
         ("Reserve", "VolumeBinding", "Success"), ("Reserve", "RejectReserve", "Unschedulable"),
         ("Unreserve", "RejectReserve", "Success"), ("Unreserve", "VolumeBinding", "Success")]

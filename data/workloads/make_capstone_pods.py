@@ -1,7 +1,8 @@
 """Write capstone-pods.yaml: the pending pods of chapter 10, for data/clusters/zones-100.yaml.
 
 Deterministic (no randomness): 60 ``shop`` pods that ask, by label, to run in
-zone-a (2 CPU, 4Gi each), then 60 ``batch`` pods with no preference (1 CPU,
+zone-a (6 CPU, 12Gi each: one fits on an 8-CPU node, two on a 16-CPU one, so
+zone-a cannot hold them all), and 60 ``batch`` pods with no preference (1 CPU,
 2Gi each), interleaved so the two kinds arrive in turn.
 
     python data/workloads/make_capstone_pods.py
@@ -32,7 +33,7 @@ def pod(name: str, app: str, cpu: str, memory: str, zone: str = "") -> dict:
 def main() -> None:
     docs = []
     for i in range(PER_KIND):
-        docs.append(pod(f"shop-{i:02d}", "shop", "2", "4Gi", zone="zone-a"))
+        docs.append(pod(f"shop-{i:02d}", "shop", "6", "12Gi", zone="zone-a"))
         docs.append(pod(f"batch-{i:02d}", "batch", "1", "2Gi"))
     header = ("# Pending pods for chapter 10, to load with data/clusters/zones-100.yaml;\n"
               "# written by make_capstone_pods.py, do not edit.\n")

@@ -1,0 +1,181 @@
+"""The checks of chapters 04, 05, 06 and 10: a right answer prints ✔, a wrong one ✘ with a hint.
+
+Each row is one answer a learner might give; the check must return the
+verdict, print exactly one line, and never raise.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+import pytest
+
+from ksched_edu import exercises
+from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+from ksched_edu.framework.interface import Code, new_status
+
+# --- answers the rows below give -----------------------------------------------------------
+
+
+class TeamPermit:
+    def name(self) -> str:
+        return "TeamPermit"
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> tuple[Any, float]:
+        if "team" in pod.metadata.labels:
+            return None, 0.0
+        return new_status(Code.Unschedulable, "pod has no team label"), 0.0
+
+
+class PermitAll(TeamPermit):
+    def permit(self, state: Any, pod: Any, node_name: str) -> tuple[Any, float]:
+        return None, 0.0
+
+
+class PermitWrongReason(TeamPermit):
+    def permit(self, state: Any, pod: Any, node_name: str) -> tuple[Any, float]:
+        if "team" in pod.metadata.labels:
+            return None, 0.0
+        return new_status(Code.Unschedulable, "no team"), 0.0
+
+
+class PermitNoPair(TeamPermit):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        return None
+
+
+class PermitStub(TeamPermit):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        raise NotImplementedError("your code here")
+
+
+class PermitMisnamed(TeamPermit):
+    def name(self) -> str:
+        return "Team"
+
+
+class AvoidZone:
+    def __init__(self, zone: str = "zone-c", reason: str = "node is in an avoided zone") -> None:
+        self.zone, self.reason = zone, reason
+
+    def name(self) -> str:
+        return "AvoidZone"
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        if node_info.node().metadata.labels.get("topology.kubernetes.io/zone") == self.zone:
+            return new_status(Code.Unschedulable, self.reason)
+        return None
+
+
+class AvoidEverything(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return new_status(Code.Unschedulable, self.reason)
+
+
+class AvoidStub(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        raise NotImplementedError("your code here")
+
+
+def factory(cls: type, *args: Any) -> Callable[[Any, Any], Any]:
+    return lambda plugin_args, handle: cls(*args)
+
+
+def not_written(args: Any, handle: Any) -> Any:
+    raise NotImplementedError("your code here")
+
+
+PACKER_YAML = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: packer
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+"""
+
+WALKTHROUGH_LIKE = PACKER_YAML + """  plugins:
+    queueSort:
+      enabled:
+      - name: Coscheduling
+"""
+
+# (name, check, arguments, passes, a word the hint must contain)
+ROWS: list[tuple[str, str, tuple, bool, Optional[str], str]] = [
+    # chapter 04
+    ("num feasible: 2000 nodes, adaptive", "check_num_feasible_nodes", (2000, 680), True, None, "ch04"),
+    ("num feasible: 50 nodes are searched whole", "check_num_feasible_nodes", (50, 50), True, None, "ch04"),
+    ("num feasible: explicit 30 percent of 1000", "check_num_feasible_nodes", (1000, 300, 30), True, None, "ch04"),
+    ("num feasible: forgot the adaptive drop", "check_num_feasible_nodes", (2000, 1000), False, "125", "ch04"),
+    ("num feasible: the whole cluster", "check_num_feasible_nodes", (2000, 2000), False, "percentage", "ch04"),
+    ("num feasible: under the minimum", "check_num_feasible_nodes", (5000, 50), False, "100", "ch04"),
+    ("num feasible: not answered", "check_num_feasible_nodes", (2000, ...), False, "answer", "ch04"),
+    ("num feasible: not a number", "check_num_feasible_nodes", (2000, "680"), False, "int", "ch04"),
+    ("taint scores: right", "check_normalized_scores", ({"n1": 0, "n2": 0, "n3": 100, "n4": 0},), True, None,
+     "ch04"),
+    ("taint scores: the tolerated taint counted", "check_normalized_scores",
+     ({"n1": 50, "n2": 0, "n3": 100, "n4": 50},), False, "reversed", "ch04"),
+    ("taint scores: a node missing", "check_normalized_scores", ({"n1": 0, "n2": 0, "n3": 100},), False,
+     "every", "ch04"),
+    ("taint scores: not answered", "check_normalized_scores", (None,), False, "dict", "ch04"),
+    # chapter 05
+    ("team permit: right", "check_team_permit", (factory(TeamPermit),), True, None, "ch05"),
+    ("team permit: lets everyone through", "check_team_permit", (factory(PermitAll),), False, "Unschedulable",
+     "ch05"),
+    ("team permit: another reason", "check_team_permit", (factory(PermitWrongReason),), False,
+     "pod has no team label", "ch05"),
+    ("team permit: no (status, timeout) pair", "check_team_permit", (factory(PermitNoPair),), False, "pair", "ch05"),
+    ("team permit: permit not written", "check_team_permit", (factory(PermitStub),), False, "fill in", "ch05"),
+    ("team permit: factory not written", "check_team_permit", (not_written,), False, "TeamPermit", "ch05"),
+    ("team permit: wrong name", "check_team_permit", (factory(PermitMisnamed),), False, "name()", "ch05"),
+    ("team permit: not answered", "check_team_permit", (...,), False, "new_team_permit", "ch05"),
+    ("pods binding: right", "check_pods_binding", (2,), True, None, "ch05"),
+    ("pods binding: counts job-0 too", "check_pods_binding", (3,), False, "0.5 s", "ch05"),
+    ("pods binding: not answered", "check_pods_binding", (...,), False, "number", "ch05"),
+    # chapter 06
+    ("nodes used: right", "check_nodes_used", ({"default-scheduler": 4, "binpacking": 1},), True, None, "ch06"),
+    ("nodes used: binpacking spreads", "check_nodes_used", ({"default-scheduler": 4, "binpacking": 4},), False,
+     "MostAllocated", "ch06"),
+    ("nodes used: default packs", "check_nodes_used", ({"default-scheduler": 1, "binpacking": 1},), False,
+     "LeastAllocated", "ch06"),
+    ("nodes used: not answered", "check_nodes_used", (...,), False, "binpacking", "ch06"),
+    ("packer: right", "check_packer_profile", (PACKER_YAML,), True, None, "ch06"),
+    ("packer: least allocated", "check_packer_profile", (PACKER_YAML.replace("MostAllocated", "LeastAllocated"),),
+     False, "MostAllocated", "ch06"),
+    ("packer: another name", "check_packer_profile", (PACKER_YAML.replace("packer", "pack"),), False, "packer",
+     "ch06"),
+    ("packer: refused like the walkthrough", "check_packer_profile", (WALKTHROUGH_LIKE,), False,
+     "two-profiles.yaml", "ch06"),
+    ("packer: not answered", "check_packer_profile", (...,), False, "YAML", "ch06"),
+    # chapter 10
+    ("avoid zone: right", "check_avoid_zone", (factory(AvoidZone),), True, None, "ch10"),
+    ("avoid zone: the wrong zone", "check_avoid_zone", (factory(AvoidZone, "zone-b"),), False, "zone-c", "ch10"),
+    ("avoid zone: another reason", "check_avoid_zone", (factory(AvoidZone, "zone-c", "avoid"),), False,
+     "node is in an avoided zone", "ch10"),
+    ("avoid zone: rejects every node", "check_avoid_zone", (factory(AvoidEverything),), False, "only nodes",
+     "ch10"),
+    ("avoid zone: filter not written", "check_avoid_zone", (factory(AvoidStub),), False, "Status", "ch10"),
+    ("avoid zone: factory not written", "check_avoid_zone", (not_written,), False, "AvoidZone", "ch10"),
+    ("avoid zone: not answered", "check_avoid_zone", (None,), False, "new_avoid_zone", "ch10"),
+]
+
+
+def _param(row: tuple) -> Any:
+    name, check, args, passes, hint, chapter = row
+    return pytest.param(check, args, passes, hint, id=name, marks=getattr(pytest.mark, chapter))
+
+
+@pytest.mark.parametrize("check,args,passes,hint", [_param(r) for r in ROWS])
+def test_check_verdict(check: str, args: tuple, passes: bool, hint: Optional[str], capsys) -> None:
+    result = getattr(exercises, check)(*args)
+    out = capsys.readouterr().out
+    assert result is passes
+    assert out.count("\n") == 1, f"one verdict line expected, got {out!r}"
+    if passes:
+        assert out.startswith(PASS_MARK) and FAIL_MARK not in out, out
+    else:
+        assert out.startswith(FAIL_MARK) and "Hint:" in out, out
+        assert hint in out.split("Hint:", 1)[1], f"the hint should mention {hint!r}: {out!r}"

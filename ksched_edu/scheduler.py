@@ -56,7 +56,7 @@ class Scheduler:
     def __init__(self, config: KubeSchedulerConfiguration, client: Optional[APIServer] = None, *,
                  clock: Optional[VirtualClock] = None, seed: int = 0, recorder: Recorder = NULL_RECORDER,
                  registry: Optional[Registry] = None, bind_latency: float = 0.0,
-                 queueing_hints: bool = False) -> None:
+                 queueing_hints: bool = False, victim_grace_period: Optional[float] = None) -> None:
         self.clock = clock or (client.clock if client is not None and client.clock is not None else VirtualClock())
         self.client = client or APIServer(self.clock)
         if self.client.clock is None:
@@ -88,10 +88,21 @@ class Scheduler:
             pre_enqueue_plugins={name: f.pre_enqueue_plugins for name, f in self.profiles.items()},
             queueing_hint_map=build_queueing_hint_map(self.profiles, queueing_hints),
             queueing_hints_enabled=queueing_hints, recorder=recorder)
-        for fwk in self.profiles.values():
+        for index, fwk in enumerate(self.profiles.values()):
             fwk.nominator = self.scheduling_queue
+            self._seed_plugins(fwk, seed, index, victim_grace_period)
         add_all_event_handlers(self)
         self.scheduling_queue.start(self.clock)
+
+    @staticmethod
+    def _seed_plugins(fwk: Framework, seed: int, index: int, victim_grace_period: Optional[float]) -> None:
+        """Give plugins that draw random numbers (DefaultPreemption's offset) a generator of this run,
+        and tell preemption how long victims take to go (None: each pod's own grace period)."""
+        for plugin in fwk.plugins_map.values():
+            if hasattr(plugin, "rng"):
+                plugin.rng = random.Random(seed * 1_000_003 + index)
+            if hasattr(plugin, "victim_grace_period"):
+                plugin.victim_grace_period = victim_grace_period
 
     # --- the pieces schedule_one.py asks for --------------------------------------------
 

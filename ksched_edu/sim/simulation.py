@@ -54,13 +54,15 @@ class Placement:
 class Simulation:
     def __init__(self, cluster: Cluster, config: KubeSchedulerConfiguration, seed: int = 0, *,
                  recorder: Recorder = NULL_RECORDER, registry: Optional[Registry] = None,
-                 bind_latency: float = 0.0, queueing_hints: bool = False) -> None:
+                 bind_latency: float = 0.0, queueing_hints: bool = False,
+                 victim_grace_period: Optional[float] = None) -> None:
         self.cluster = cluster
         self.clock = VirtualClock()
         self.api = APIServer(self.clock)
         self.recorder = recorder
         self.scheduler = Scheduler(config, self.api, clock=self.clock, seed=seed, recorder=recorder,
-                                   registry=registry, bind_latency=bind_latency, queueing_hints=queueing_hints)
+                                   registry=registry, bind_latency=bind_latency, queueing_hints=queueing_hints,
+                                   victim_grace_period=victim_grace_period)
         create_cluster_objects(self.api, cluster)
         self.pending = list(cluster.pending_pods)
         create_pending_pods(self.api, self.pending)

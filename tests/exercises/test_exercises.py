@@ -8,6 +8,7 @@ raise nothing.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -17,7 +18,10 @@ from ksched_edu.exercises.strip import EXERCISE_MARK, cell_source, strip_noteboo
 
 from .nbcells import committed_text, find_exercises, run_pair
 
-NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+# The chapter markers pyproject.toml declares ("ch00", ...): each exercise is marked with its chapter's.
+MARKERS = set(re.findall(r'"(ch\d\d):', (ROOT / "pyproject.toml").read_text()))
 
 
 def _load(path: Path) -> dict:
@@ -31,28 +35,33 @@ def _all_exercises() -> list:
     return found
 
 
+def _param(ex) -> object:
+    marker = "ch" + ex.notebook.stem.split("_")[0]
+    return pytest.param(ex, id=ex.id, marks=[getattr(pytest.mark, marker)] if marker in MARKERS else [])
+
+
 EXERCISES = _all_exercises()
-IDS = [ex.id for ex in EXERCISES]
+PARAMS = [_param(ex) for ex in EXERCISES]
 
 
 def test_there_are_exercises() -> None:
     assert EXERCISES, f"no `{EXERCISE_MARK}` cell in {NOTEBOOKS}"
 
 
-@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("ex", PARAMS)
 def test_check_cell_follows_exercise(ex) -> None:
     nb = _load(ex.notebook)
     assert ex.check_index > ex.exercise_index, "an exercise needs a check cell after it"
     assert "check_" in cell_source(nb["cells"][ex.check_index]), "the cell after an exercise calls a check_* function"
 
 
-@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("ex", PARAMS)
 def test_committed_solution_passes(ex) -> None:
     text = committed_text(_load(ex.notebook)["cells"][ex.check_index])
     assert PASS_MARK in text and FAIL_MARK not in text, f"the executed notebook's check printed {text!r}"
 
 
-@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("ex", PARAMS)
 def test_solution_passes_when_run(ex) -> None:
     nb = _load(ex.notebook)
     run = run_pair(nb, ex, cell_source(nb["cells"][ex.exercise_index]))
@@ -60,7 +69,7 @@ def test_solution_passes_when_run(ex) -> None:
     assert PASS_MARK in run.stdout and FAIL_MARK not in run.stdout, run.stdout
 
 
-@pytest.mark.parametrize("ex", EXERCISES, ids=IDS)
+@pytest.mark.parametrize("ex", PARAMS)
 def test_stripped_exercise_fails_with_hint(ex) -> None:
     nb = _load(ex.notebook)
     stripped = strip_source(cell_source(nb["cells"][ex.exercise_index]))

@@ -217,3 +217,18 @@ def test_filter_events_carry_the_cycle_and_node():
     sim.run()
     filters = [e for e in rec.of(PluginEvent) if e.point == "Filter"]
     assert {e.node for e in filters} == {"n0", "n1"} and all(e.cycle == 1 for e in filters)
+
+
+def test_preemption_victims_leave_after_their_grace_period():
+    c = Cluster()
+    c.nodes = [make_node().name("n0").capacity(cpu="1", memory="8Gi", pods="110").obj()]
+    c.pods = [make_pod().name("low").namespace("default").req(cpu="1").priority(1).node("n0").obj(),
+              make_pod().name("high").namespace("default").req(cpu="1").priority(100).obj()]
+    sim = Simulation(apply_defaults(c), default_config(), seed=1)
+    sim.run(until=10.0)
+    low = sim.api.get_pod("default", "low")
+    assert low is not None and low.metadata.deletion_timestamp is not None  # terminating, 30 s grace
+    assert sim.placements()[0].nominated_node == "n0" and sim.placements()[0].node is None
+    sim.run()
+    assert sim.api.get_pod("default", "low") is None
+    assert sim.placements()[0].node == "n0" and sim.clock.now >= 30.0

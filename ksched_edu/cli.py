@@ -21,7 +21,7 @@ from .api.errors import ManifestError
 from .api.loader import load_cluster
 from .api.types import Cluster
 from .config.loader import ConfigError, default_config, load_config
-from .framework.plugins.registry import new_in_tree_registry
+from .framework.plugins.registry import new_registry_with_out_of_tree
 from .scheduler import ConfigurationError
 from .sim.simulation import Simulation
 from .trace import NULL_RECORDER, CycleEvent, Recorder
@@ -110,10 +110,12 @@ def answer_case(dir_arg: str) -> dict[str, Any]:
     try:
         recorder = Recorder()
         # The conformance harness deletes preemption victims at once (no grace period).
-        sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_in_tree_registry(),
+        sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_registry_with_out_of_tree(),
                          victim_grace_period=0.0)
     except ConfigurationError as err:
         return {"case": dir_arg, "configError": str(err)}
+    except ManifestError as err:  # a raw kind (e.g. NodeResourceTopology) refused when created
+        return {"case": dir_arg, "error": str(err)}
     if case["mode"] == "score":
         return {"case": dir_arg, "mode": "score", "pod": case["pod"], **_score(sim, recorder, case["pod"])}
     sim.run()

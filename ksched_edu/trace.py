@@ -183,12 +183,25 @@ class PreemptionCandidate:
 
 
 @dataclass(frozen=True)
+class PreemptionCriterion:
+    """One rule of pickOneNodeForPreemption as it was applied: each node it compared, with the
+    score it gave (higher is better), and the nodes left with the best score."""
+
+    name: str
+    scores: tuple[tuple[str, float], ...]  # (node, score), in candidate order
+    kept: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class PreemptionEvent:
     """What DefaultPreemption weighed for one pod and which rule picked the node.
 
     ``candidates`` lists every node the dry run found, ``node_statuses`` every
     node it ruled out with the reason; ``decided_by`` names the first rule of
-    pickOneNodeForPreemption that left a single node (``""`` when none was picked).
+    pickOneNodeForPreemption that left a single node (``""`` when none was picked)
+    and ``criteria`` each rule that was applied, in order. ``dry_run`` lists the
+    nodes the dry run checked, in the order it checked them (from ``offset`` in
+    the list of nodes where preemption might help), until it had ``num_candidates``.
     """
 
     time: float
@@ -201,6 +214,10 @@ class PreemptionEvent:
     victims: tuple[str, ...] = ()
     node_statuses: tuple[tuple[str, str], ...] = ()  # (node, reason) for nodes that are no candidate
     message: str = ""
+    criteria: tuple[PreemptionCriterion, ...] = ()
+    offset: int = 0
+    num_candidates: int = 0
+    dry_run: tuple[str, ...] = ()
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per candidate node, for a table."""
@@ -216,3 +233,20 @@ class PreemptionEvent:
         else:
             what = self.message or "no candidate"
         return f"[t={self.time:g}s #{self.cycle}] preemption {self.pod}: {what}"
+
+
+@dataclass(frozen=True)
+class GPUAllocationEvent:
+    """GPUTopology's ledger changed: GPUs held (``reserve``, or ``hold`` for a pod that
+    arrived with GPU ids) or given back (``unreserve``, or ``release`` when the pod left)."""
+
+    time: float
+    cycle: int
+    pod: str
+    node: str
+    kind: str  # "reserve" | "unreserve" | "hold" | "release"
+    gpus: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        ids = ",".join(str(g) for g in self.gpus)
+        return f"[t={self.time:g}s #{self.cycle}] gpu {self.kind} {self.pod} on {self.node}: GPUs {ids}"

@@ -6,20 +6,11 @@ prediction with the normalized scores the trace recorded for a case folder.
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Optional
 
-from ksched_edu.exercises.core import failed, is_unanswered, passed
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
 
-# The project root, so that a check finds data/ from a notebook in notebooks/ too.
-ROOT = Path(__file__).resolve().parents[2]
 TAINT_CASE = "data/cases/score-taint-prefer-noschedule"
-
-
-def project_path(path: str | Path) -> Path:
-    """``path`` as given when it exists from here, else relative to the project root."""
-    p = Path(path)
-    return p if p.is_absolute() or p.exists() else ROOT / p
 
 
 def check_num_feasible_nodes(num_nodes: int, answer: Any, percentage: int = 0) -> bool:
@@ -73,9 +64,11 @@ def check_normalized_scores(predicted: Any, plugin: str = "TaintToleration",
         shown = ", ".join(f"{n}={s}" for n, s in actual.items())
         return passed(f"{plugin} normalized scores: {shown}.")
     node = next(iter(wrong))
-    return failed(f"{len(wrong)} node(s) off, e.g. {node}: you said {wrong[node]}.",
-                  hint="TaintToleration counts intolerable PreferNoSchedule taints (raw), then normalizes "
-                       "reversed: 100 - 100 * raw // max raw, so the node with the fewest gets 100.")
+    hint = ("TaintToleration counts intolerable PreferNoSchedule taints (raw), then normalizes reversed: "
+            "100 - 100 * raw // max raw, so the node with the fewest gets 100."
+            if plugin == "TaintToleration" else
+            f"read {plugin}'s normalize_score: how does it map the raw scores onto 0..100?")
+    return failed(f"{len(wrong)} node(s) off, e.g. {node}: you said {wrong[node]}.", hint=hint)
 
 
 def normalized_scores(case_dir: str, plugin: str) -> dict[str, Optional[int]]:

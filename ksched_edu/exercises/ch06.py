@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ksched_edu.exercises.ch04 import project_path
-from ksched_edu.exercises.core import failed, is_unanswered, passed
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
 
 WORKLOAD = "data/workloads/four-nodes-six-pods.yaml"
 TWO_PROFILES = "data/configs/two-profiles.yaml"

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ksched_edu.exercises.ch04 import project_path
-from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed
+from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed, project_path
 
 AVOID_ZONE = "AvoidZone"
 AVOIDED = "zone-c"

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
 from ..api.types import Pod, PodCondition
-from ..trace import PreemptionCandidate, PreemptionEvent
+from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
 from .cycle_state import CycleState
 from .interface import Code, NodeToStatusMap, PostFilterResult, Status, code_of, is_success, new_status
 from .types import Diagnosis, FitError, NodeInfo
@@ -171,8 +171,13 @@ class Evaluator:
     interface: Interface
     victim_grace_period: Optional[float] = 0.0
     pod_disruption_conditions: bool = POD_DISRUPTION_CONDITIONS_DEFAULT
-    # What the last select_candidate decided by (for the trace).
+    # What the last select_candidate decided by, and each rule it applied (for the trace).
     decided_by: str = ""
+    criteria: list[PreemptionCriterion] = field(default_factory=list)
+    # Where the last dry run started, how many candidates it looked for, the nodes it checked (for the trace).
+    offset: int = 0
+    num_candidates: int = 0
+    dry_run_order: list[str] = field(default_factory=list)
 
     def preempt(self, pod: Pod, m: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Optional[Status]]:
         """Upstream Preempt: the whole flow; the returned status becomes the PostFilter status.
@@ -247,6 +252,7 @@ class Evaluator:
 
         pdbs = get_pod_disruption_budgets(self.handler)
         offset, num_candidates = self.interface.get_offset_and_num_candidates(len(potential_nodes))
+        self.offset, self.num_candidates = offset, num_candidates
         candidates, node_statuses, error = self.dry_run_preemption(pod, potential_nodes, pdbs, offset,
                                                                    num_candidates)
         node_statuses.update(unschedulable_node_status)
@@ -258,6 +264,7 @@ class Evaluator:
 
     def select_candidate(self, candidates: list[Candidate]) -> Optional[Candidate]:
         """Upstream SelectCandidate: the one candidate, or the best by pickOneNodeForPreemption."""
+        self.criteria = []
         if not candidates:
             self.decided_by = ""
             return None
@@ -266,7 +273,7 @@ class Evaluator:
             return candidates[0]
         victims_map = self.interface.candidates_to_victims_map(candidates)
         score_funcs = self.interface.ordered_score_funcs(victims_map)
-        node, self.decided_by = pick_one_node_with_criterion(victims_map, score_funcs)
+        node, self.decided_by = pick_one_node_with_criterion(victims_map, score_funcs, self.criteria)
         victims = victims_map.get(node)
         if victims is not None:
             return Candidate(victims, node)
@@ -319,6 +326,7 @@ class Evaluator:
         node_statuses: NodeToStatusMap = {}
         errs: list[str] = []
         n = len(potential_nodes)
+        self.dry_run_order = []
         # upstream: Parallelizer().Until(checkNode) with a cancel; here node by node, in order.
         for i in range(n):
             node_info_copy = potential_nodes[(offset + i) % n].snapshot()
@@ -326,6 +334,7 @@ class Evaluator:
             pods, num_pdb_violations, status = self.interface.select_victims_on_node(
                 state_copy, pod, node_info_copy, pdbs)
             name = node_info_copy.name
+            self.dry_run_order.append(name)
             if is_success(status) and pods:
                 c = Candidate(Victims(list(pods), num_pdb_violations), name)
                 (non_violating if num_pdb_violations == 0 else violating).add(c)
@@ -356,7 +365,9 @@ class Evaluator:
             nominated_node=best.name if best is not None else "",
             decided_by=self.decided_by if best is not None else "",
             victims=tuple(p.key for p in best.victims.pods) if best is not None else (),
-            node_statuses=statuses, message=message))
+            node_statuses=statuses, message=message,
+            criteria=tuple(self.criteria) if best is not None else (),
+            offset=self.offset, num_candidates=self.num_candidates, dry_run=tuple(self.dry_run_order)))
 
 
 def _candidate_row(c: Candidate) -> PreemptionCandidate:
@@ -449,13 +460,14 @@ def default_score_funcs(nodes_to_victims: dict[str, Victims]) -> list[ScoreFunc]
     return [min_num_pdb_violating, min_highest_priority, min_sum_priorities, min_num_pods, latest_start_time]
 
 
-def pick_one_node_with_criterion(nodes_to_victims: dict[str, Victims],
-                                 score_funcs: Optional[list[ScoreFunc]]) -> tuple[str, str]:
+def pick_one_node_with_criterion(nodes_to_victims: dict[str, Victims], score_funcs: Optional[list[ScoreFunc]],
+                                 steps: Optional[list[PreemptionCriterion]] = None) -> tuple[str, str]:
     """pickOneNodeForPreemption, also naming the rule that left a single node.
 
     Default rules, in order: fewest PDB violations; lowest highest-priority victim;
     lowest sum of priorities; fewest victims; latest start time of the
-    highest-priority victims; then the first node left.
+    highest-priority victims; then the first node left. ``steps``, when given,
+    receives each rule applied: the nodes it scored and the nodes it kept.
     """
     if not nodes_to_victims:
         return "", ""
@@ -467,14 +479,18 @@ def pick_one_node_with_criterion(nodes_to_victims: dict[str, Victims],
         names = list(DEFAULT_CRITERIA)
     for f, criterion in zip(score_funcs, names):
         selected: list[str] = []
+        scores: list[tuple[str, float]] = []
         max_score = -math.inf
         for node in all_candidates:
             score = f(node)
+            scores.append((node, score))
             if score > max_score:
                 max_score = score
                 selected = []
             if score == max_score:
                 selected.append(node)
+        if steps is not None:
+            steps.append(PreemptionCriterion(criterion, tuple(scores), tuple(selected)))
         if len(selected) == 1:
             return selected[0], criterion
         all_candidates = selected

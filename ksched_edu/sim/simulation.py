@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ..api.noderesourcetopology import parse_node_resource_topology
 from ..api.types import Cluster, Pod
 from ..config.types import KubeSchedulerConfiguration
 from ..framework.runtime import Registry
@@ -23,6 +24,12 @@ from .workload import Workload, WorkloadEvent
 # The pending pods arrive this far apart, so their queue timestamps keep file order.
 ARRIVAL_GAP = 0.001
 
+# Kinds the loader keeps raw in Cluster.extra -> the parser that makes each an API object
+# (a ManifestError for a bad one); a kind not listed here is not created.
+EXTRA_KIND_PARSERS: dict[str, Callable[[dict], Any]] = {
+    "NodeResourceTopology": parse_node_resource_topology,
+}
+
 
 def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
     """Everything but the pending pods, in the order the scheduler's informers would list them."""
@@ -31,7 +38,10 @@ def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
         for obj in group:
             api.create(obj)
     for kind, objs in cluster.extra.items():
+        parse = EXTRA_KIND_PARSERS.get(kind)
         for obj in objs:
+            if isinstance(obj, dict) and parse is not None:
+                obj = parse(obj)
             if hasattr(obj, "metadata"):
                 api.create(obj)
 

@@ -22,6 +22,9 @@ NOTEBOOK = "04_schedule_one.ipynb"
 CLICKS = 3
 TEST_BUDGET_S = 80.0  # after JupyterLab is up; the whole test stays well under two minutes
 NEXT_LABEL = "Next ▶"
+# True once no code cell waits or runs: a queued or running cell's prompt reads [*].
+ALL_CELLS_RAN = """() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+    .every(p => !p.textContent.includes('*'))"""
 
 
 class Deadline:
@@ -80,7 +83,8 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
         wait_for_kernel(lab_server, deadline)
 
         # Run > Run All Cells, as a reader would.
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click(timeout=deadline.ms(10))
+        page.locator(".lm-MenuBar-itemLabel").get_by_text("Run", exact=True).click(
+            timeout=deadline.ms(10))
         page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click(
             timeout=deadline.ms(10))
 
@@ -89,6 +93,8 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
         stepper.wait_for(timeout=deadline.ms(60))
         next_button = stepper.get_by_role("button", name=NEXT_LABEL, exact=True)
         next_button.wait_for(timeout=deadline.ms(10))
+        # A click reaches the kernel only after the cells still queued have run.
+        page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
 
         first = state = stepper_state(stepper)
         seen = [first[0]]

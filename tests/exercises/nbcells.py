@@ -50,6 +50,16 @@ def _instance() -> Any:
     return InteractiveShell.instance()
 
 
+def close_shell() -> None:
+    """Drop the shell, so that later tests in the same process see no IPython."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    if InteractiveShell.initialized():
+        InteractiveShell.instance().cleanup()
+        InteractiveShell.clear_instance()
+    _BASE.clear()
+
+
 def _shell() -> Any:
     """The IPython shell, its namespace emptied."""
     shell = _instance()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 from ksched_edu.exercises.strip import EXERCISE_MARK, cell_source, strip_notebook, strip_source
 
-from .nbcells import committed_text, find_exercises, run_pair
+from .nbcells import close_shell, committed_text, find_exercises, run_pair
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -42,6 +43,15 @@ def _param(ex) -> object:
 
 EXERCISES = _all_exercises()
 PARAMS = [_param(ex) for ex in EXERCISES]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _own_shell():
+    """The cells run in one IPython shell, closed when this module is done."""
+    saved = sys.displayhook, sys.excepthook
+    yield
+    close_shell()
+    sys.displayhook, sys.excepthook = saved
 
 
 def test_there_are_exercises() -> None:

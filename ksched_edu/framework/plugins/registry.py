@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 
-from ..runtime import Registry
+from ..runtime import Registry, merge_registries
 from . import names
 
 # name -> "module:factory" (relative to this package), in upstream's registry order.
@@ -52,3 +52,25 @@ def new_in_tree_registry() -> Registry:
         module = importlib.import_module(f"{__package__}.{module_path}")
         registry[name] = getattr(module, factory)
     return registry
+
+
+# Out-of-tree plugins of kubernetes-sigs/scheduler-plugins (commit 37b7888a) that the
+# ``case`` command registers next to the in-tree ones: name -> "module:factory".
+OUT_OF_TREE_PLUGINS: dict[str, str] = {
+    "NodeResourceTopologyMatch": "noderesourcetopology.plugin:new",
+}
+
+
+def new_out_of_tree_registry() -> Registry:
+    """Every plugin of OUT_OF_TREE_PLUGINS with its factory."""
+    registry: Registry = {}
+    for name, target in OUT_OF_TREE_PLUGINS.items():
+        module_path, factory = target.split(":")
+        module = importlib.import_module(f"{__package__}.{module_path}")
+        registry[name] = getattr(module, factory)
+    return registry
+
+
+def new_registry_with_out_of_tree() -> Registry:
+    """The in-tree registry merged with OUT_OF_TREE_PLUGINS (upstream app.WithPlugin for each)."""
+    return merge_registries(new_in_tree_registry(), new_out_of_tree_registry())

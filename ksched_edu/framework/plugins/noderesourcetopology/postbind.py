@@ -1,0 +1,20 @@
+"""Port of sigs.k8s.io/scheduler-plugins pkg/noderesourcetopology/postbind.go (commit 37b7888a).
+
+PostBind tells the cache a pod is bound (informational; the passthrough
+cache ignores it).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ....api.types import Pod
+from ...cycle_state import CycleState
+
+
+class TopologyMatchPostBind:
+    """The PostBind method of TopologyMatch (plugin.py)."""
+
+    nrt_cache: Any
+
+    def post_bind(self, state: CycleState, pod: Pod, node_name: str) -> None:
+        self.nrt_cache.post_bind(node_name, pod)

@@ -72,6 +72,9 @@ class Topology:
         links = tuple(tuple(parse_link(cell) for cell in row) for row in matrix)
         return cls(name, gpus, links, **options)
 
+    def __repr__(self) -> str:
+        return f"Topology({self.name!r}, {len(self.gpus)} GPUs)"
+
     # --- reading ----------------------------------------------------------------------
 
     def __len__(self) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any
 
 from .errors import ManifestError, required
 from .quantity import Quantity, QuantityError
@@ -133,14 +133,14 @@ class _Fields:
     def fail(self, path: str, message: str) -> ManifestError:
         return ManifestError(self.file, self.label, path, message)
 
-    def map(self, v: Any, path: str) -> dict:
+    def as_map(self, v: Any, path: str) -> dict:
         if v is None:
             return {}
         if not isinstance(v, dict):
             raise self.fail(path, f"expected a map, got {_kind_of(v)}")
         return v
 
-    def list(self, v: Any, path: str) -> list:
+    def as_list(self, v: Any, path: str) -> list:
         if v is None:
             return []
         if not isinstance(v, list):
@@ -152,14 +152,14 @@ class _Fields:
             raise self.fail(f"{path}.{key}" if path else key, required())
         return m[key]
 
-    def str(self, v: Any, path: str) -> str:
+    def as_str(self, v: Any, path: str) -> str:
         if v is None:
             return ""
         if not isinstance(v, str):
             raise self.fail(path, f"expected a string, got {_kind_of(v)}")
         return v
 
-    def int(self, v: Any, path: str) -> int:
+    def as_int(self, v: Any, path: str) -> int:
         if isinstance(v, bool) or not isinstance(v, int):
             raise self.fail(path, f"expected an integer, got {_kind_of(v)}")
         return v
@@ -175,34 +175,34 @@ class _Fields:
 
 def _attributes(f: _Fields, v: Any, path: str) -> list[AttributeInfo]:
     out = []
-    for i, a in enumerate(f.list(v, path)):
+    for i, a in enumerate(f.as_list(v, path)):
         p = f"{path}[{i}]"
-        a = f.map(a, p)
-        out.append(AttributeInfo(name=f.str(f.need(a, "name", p), f"{p}.name"),
-                                 value=f.str(f.need(a, "value", p), f"{p}.value")))
+        a = f.as_map(a, p)
+        out.append(AttributeInfo(name=f.as_str(f.need(a, "name", p), f"{p}.name"),
+                                 value=f.as_str(f.need(a, "value", p), f"{p}.value")))
     return out
 
 
 def _zone(f: _Fields, v: Any, path: str) -> Zone:
-    z = f.map(v, path)
+    z = f.as_map(v, path)
     costs = []
-    for i, c in enumerate(f.list(z.get("costs"), f"{path}.costs")):
+    for i, c in enumerate(f.as_list(z.get("costs"), f"{path}.costs")):
         p = f"{path}.costs[{i}]"
-        c = f.map(c, p)
-        costs.append(CostInfo(name=f.str(f.need(c, "name", p), f"{p}.name"),
-                              value=f.int(f.need(c, "value", p), f"{p}.value")))
+        c = f.as_map(c, p)
+        costs.append(CostInfo(name=f.as_str(f.need(c, "name", p), f"{p}.name"),
+                              value=f.as_int(f.need(c, "value", p), f"{p}.value")))
     resources = []
-    for i, r in enumerate(f.list(z.get("resources"), f"{path}.resources")):
+    for i, r in enumerate(f.as_list(z.get("resources"), f"{path}.resources")):
         p = f"{path}.resources[{i}]"
-        r = f.map(r, p)
+        r = f.as_map(r, p)
         resources.append(ResourceInfo(
-            name=f.str(f.need(r, "name", p), f"{p}.name"),
+            name=f.as_str(f.need(r, "name", p), f"{p}.name"),
             capacity=f.quantity(f.need(r, "capacity", p), f"{p}.capacity"),
             allocatable=f.quantity(f.need(r, "allocatable", p), f"{p}.allocatable"),
             available=f.quantity(f.need(r, "available", p), f"{p}.available")))
-    return Zone(name=f.str(f.need(z, "name", path), f"{path}.name"),
-                type=f.str(f.need(z, "type", path), f"{path}.type"),
-                parent=f.str(z.get("parent"), f"{path}.parent"),
+    return Zone(name=f.as_str(f.need(z, "name", path), f"{path}.name"),
+                type=f.as_str(f.need(z, "type", path), f"{path}.type"),
+                parent=f.as_str(z.get("parent"), f"{path}.parent"),
                 costs=costs,
                 attributes=_attributes(f, z.get("attributes"), f"{path}.attributes"),
                 resources=resources)
@@ -217,27 +217,23 @@ def parse_node_resource_topology(raw: dict, file: str = "") -> NodeResourceTopol
     meta_raw = raw.get("metadata") if isinstance(raw, dict) else None
     name = meta_raw.get("name", "") if isinstance(meta_raw, dict) else ""
     f = _Fields(file, f"{KIND} {name}" if isinstance(name, str) and name else KIND)
-    raw = f.map(raw, "")
-    meta = f.map(raw.get("metadata"), "metadata")
-    name = f.str(meta.get("name"), "metadata.name")
+    raw = f.as_map(raw, "")
+    meta = f.as_map(raw.get("metadata"), "metadata")
+    name = f.as_str(meta.get("name"), "metadata.name")
     if not name:
         raise f.fail("metadata.name", required("name or generateName is required"))
-    labels = f.map(meta.get("labels"), "metadata.labels")
-    annotations = f.map(meta.get("annotations"), "metadata.annotations")
-    zones = [_zone(f, z, f"zones[{i}]") for i, z in enumerate(f.list(f.need(raw, "zones", ""), "zones"))]
+    labels = f.as_map(meta.get("labels"), "metadata.labels")
+    annotations = f.as_map(meta.get("annotations"), "metadata.annotations")
+    zones = [_zone(f, z, f"zones[{i}]") for i, z in enumerate(f.as_list(f.need(raw, "zones", ""), "zones"))]
     return NodeResourceTopology(
         metadata=ObjectMeta(name=name,
-                            labels={str(k): f.str(v, f"metadata.labels.{k}") for k, v in labels.items()},
-                            annotations={str(k): f.str(v, f"metadata.annotations.{k}")
+                            labels={str(k): f.as_str(v, f"metadata.labels.{k}") for k, v in labels.items()},
+                            annotations={str(k): f.as_str(v, f"metadata.annotations.{k}")
                                          for k, v in annotations.items()},
-                            uid=f.str(meta.get("uid"), "metadata.uid"),
-                            resource_version=f.str(meta.get("resourceVersion"), "metadata.resourceVersion")),
-        topology_policies=[f.str(p, f"topologyPolicies[{i}]")
-                           for i, p in enumerate(f.list(raw.get("topologyPolicies"), "topologyPolicies"))],
+                            uid=f.as_str(meta.get("uid"), "metadata.uid"),
+                            resource_version=f.as_str(meta.get("resourceVersion"), "metadata.resourceVersion")),
+        topology_policies=[f.as_str(p, f"topologyPolicies[{i}]")
+                           for i, p in enumerate(f.as_list(raw.get("topologyPolicies"), "topologyPolicies"))],
         zones=zones,
         attributes=_attributes(f, raw.get("attributes"), "attributes"))
 
-
-def find_node_resource_topology(objects: list[Any], name: str) -> Optional[NodeResourceTopology]:
-    """The object named ``name`` among ``objects`` (a client Get by name)."""
-    return next((o for o in objects if getattr(o, "kind", "") == KIND and o.metadata.name == name), None)

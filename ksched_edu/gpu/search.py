@@ -9,20 +9,22 @@ the one with
 1. the highest *bottleneck*: the slowest link between two chosen GPUs (a ring
    all-reduce runs at the pace of its slowest hop);
 2. then the highest *total* bandwidth over all chosen pairs;
-3. then the smallest GPU ids (so the answer is deterministic).
+3. then the fewest NUMA nodes (the job's CPU threads stay near its GPUs);
+4. then the smallest GPU ids (so the answer is deterministic).
 
-:func:`brute_force_best_subset` states that definition in six lines by trying
+:func:`brute_force_best_subset` states that definition in a few lines by trying
 every subset; :func:`best_subset` computes the same answer faster, and the
 tests check the two agree on generated topologies.
 
 How :func:`best_subset` works. The allowed pairs form a graph; a valid subset
 is a ``k``-clique of it. (a) Bottleneck: try the distinct bandwidths from the
 highest down; the first level ``t`` at which the graph of pairs with
-bandwidth ``>= t`` still has a ``k``-clique is the best bottleneck. (b) Total:
-enumerate the ``k``-cliques of that graph in id order with branch and bound
-(the bound adds, for the GPUs still needed, their best links to the GPUs
-already chosen and the fastest link left between themselves), keeping the
-first strictly better one. Sets of GPUs are bitmasks (an ``int``), so a step
+bandwidth ``>= t`` still has a ``k``-clique is the best bottleneck. (b) Total
+and NUMA nodes: enumerate the ``k``-cliques of that graph in id order with
+branch and bound (the bound adds, for the GPUs still needed, their best links
+to the GPUs already chosen and the fastest link left between themselves; a
+branch that can at best tie the total is cut when it already spans as many
+NUMA nodes as the best), keeping the first strictly better one. Sets of GPUs are bitmasks (an ``int``), so a step
 is a few machine operations. (c) The answer depends only on the topology,
 the free set, ``k`` and the constraint, so it is memoised on the topology:
 nodes of the same model with the same GPUs in use cost one search.
@@ -95,10 +97,12 @@ class Choice:
     gpus: tuple[int, ...]
     bottleneck: int  # the slowest link between two of them, GB/s (0 for fewer than two GPUs)
     total: int  # the sum over all pairs, GB/s
+    numa_nodes: int = 1  # how many NUMA nodes they span
 
     @property
-    def key(self) -> tuple[int, int]:
-        return self.bottleneck, self.total
+    def key(self) -> tuple[int, int, int]:
+        """Bigger is better: (bottleneck, total, -NUMA nodes)."""
+        return self.bottleneck, self.total, -self.numa_nodes
 
     def __str__(self) -> str:
         ids = ",".join(str(g) for g in self.gpus)
@@ -128,7 +132,11 @@ def describe_subset(top: Topology, gpus: Iterable[int]) -> Choice:
     """The :class:`Choice` of a given subset (bottleneck and total of its pairs)."""
     ids = tuple(sorted(gpus))
     bws = [top.bandwidths[i][j] for i, j in itertools.combinations(ids, 2)]
-    return Choice(ids, min(bws) if bws else 0, sum(bws))
+    return Choice(ids, min(bws) if bws else 0, sum(bws), _numa_count(top, ids))
+
+
+def _numa_count(top: Topology, ids: Iterable[int]) -> int:
+    return len({top.gpus[i].numa_node for i in ids})
 
 
 def brute_force_best_subset(top: Topology, free: GPUSet, count: int,
@@ -160,11 +168,11 @@ def best_subset(top: Topology, free: GPUSet, count: int,
 def _search(top: Topology, free: int, k: int, constraint: Constraint) -> Optional[Choice]:
     ids = ids_of(free)
     if k <= 0:
-        return Choice((), 0, 0)
+        return Choice((), 0, 0, 0)
     if len(ids) < k:
         return None
     if k == 1:
-        return Choice((ids[0],), 0, 0)
+        return Choice((ids[0],), 0, 0, 1)
     bw = top.bandwidths
     allowed = {i: [j for j in ids if j != i and constraint.allows(top, i, j)] for i in ids}
     levels = sorted({bw[i][j] for i in ids for j in allowed[i]}, reverse=True)
@@ -175,7 +183,7 @@ def _search(top: Topology, free: int, k: int, constraint: Constraint) -> Optiona
                 if bw[i][j] >= level:
                     adj[i] |= 1 << j
         if _has_clique(adj, free, k):
-            return _max_total(bw, adj, free, k, level)
+            return _max_total(top, adj, free, k, level)
     return None
 
 
@@ -191,30 +199,34 @@ def _has_clique(adj: list[int], cand: int, need: int) -> bool:
     return False
 
 
-def _max_total(bw: tuple[tuple[int, ...], ...], adj: list[int], free: int, k: int, bottleneck: int) -> Choice:
-    """The ``k``-clique of ``adj`` with the highest total bandwidth, the first in id order on ties."""
+def _max_total(top: Topology, adj: list[int], free: int, k: int, bottleneck: int) -> Choice:
+    """The ``k``-clique of ``adj`` with the highest total bandwidth, then the fewest NUMA nodes,
+    the first in id order on ties."""
+    bw = top.bandwidths
+    numa = [g.numa_node for g in top.gpus]
     top_bw = max(bw[i][j] for i in ids_of(free) for j in ids_of(adj[i]))
-    best_total = -1
+    best_total, best_numa = -1, 0
     best: tuple[int, ...] = ()
 
-    def extend(chosen: tuple[int, ...], cand: int, total: int) -> None:
-        nonlocal best_total, best
+    def extend(chosen: tuple[int, ...], cand: int, total: int, numas: frozenset[int]) -> None:
+        nonlocal best_total, best_numa, best
         need = k - len(chosen)
         if need == 0:
-            if total > best_total:
-                best_total, best = total, chosen
+            if total > best_total or (total == best_total and len(numas) < best_numa):
+                best_total, best_numa, best = total, len(numas), chosen
             return
         if cand.bit_count() < need:
             return
         gains = sorted((sum(bw[v][c] for c in chosen) for v in ids_of(cand)), reverse=True)
-        if total + sum(gains[:need]) + need * (need - 1) // 2 * top_bw <= best_total:
+        bound = total + sum(gains[:need]) + need * (need - 1) // 2 * top_bw
+        if bound < best_total or (bound == best_total and max(len(numas), 1) >= best_numa):
             return  # the bound says this branch cannot beat the best found
         rest = cand
         while rest:
             v = (rest & -rest).bit_length() - 1
             rest &= rest - 1
             gain = sum(bw[v][c] for c in chosen)
-            extend(chosen + (v,), rest & adj[v], total + gain)
+            extend(chosen + (v,), rest & adj[v], total + gain, numas | {numa[v]})
 
-    extend((), free, 0)
-    return Choice(best, bottleneck, best_total)
+    extend((), free, 0, frozenset())
+    return Choice(best, bottleneck, best_total, best_numa)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..api.noderesourcetopology import parse_node_resource_topology
+from ..api.podgroup import parse_pod_group
 from ..api.types import Cluster, Pod
 from ..config.types import KubeSchedulerConfiguration
 from ..framework.runtime import Registry
@@ -28,6 +29,7 @@ ARRIVAL_GAP = 0.001
 # (a ManifestError for a bad one); a kind not listed here is not created.
 EXTRA_KIND_PARSERS: dict[str, Callable[[dict], Any]] = {
     "NodeResourceTopology": parse_node_resource_topology,
+    "PodGroup": parse_pod_group,
 }
 
 

@@ -11,5 +11,6 @@ click its buttons (``.next_button.click()``), and read what it shows.
 from .cluster_view import ClusterView
 from .cycle_stepper import CycleStepper, show_cycle
 from .queue_explorer import QueueExplorer
+from .preemption import PreemptionExplorer
 
 __all__ = ["CycleStepper", "QueueExplorer", "ClusterView", "show_cycle"]

@@ -105,6 +105,12 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
         stepper.scroll_into_view_if_needed(timeout=deadline.ms(10))
         shot = screenshot_dir(tmp_path) / "stepper.png"
         stepper.screenshot(path=str(shot), timeout=deadline.ms(15))
+        # Two more steps reach Score, whose table is the picture the README shows.
+        after = state
+        for _ in range(2):
+            next_button.click(timeout=deadline.ms(10))
+            after = wait_for_change(stepper, after, deadline)
+        stepper.screenshot(path=str(screenshot_dir(tmp_path) / "stepper-score.png"), timeout=deadline.ms(15))
     except Exception:
         page.screenshot(path=str(tmp_path / "page-at-failure.png"))
         print(f"page at failure: {tmp_path / 'page-at-failure.png'}\nJupyterLab log:\n"

@@ -58,6 +58,7 @@ def new_in_tree_registry() -> Registry:
 # ``case`` command registers next to the in-tree ones: name -> "module:factory".
 OUT_OF_TREE_PLUGINS: dict[str, str] = {
     "NodeResourceTopologyMatch": "noderesourcetopology.plugin:new",
+    "Coscheduling": "coscheduling.coscheduling:new",
 }
 
 

@@ -42,8 +42,8 @@ def is_valid_policy(policy: str) -> bool:
 
 @dataclass
 class TopologyManager:
-    scope: str
-    policy: str
+    scope: str = ""
+    policy: str = ""
 
     def __str__(self) -> str:
         return f'policy="{self.policy}" scope="{self.scope}"'

@@ -1,0 +1,285 @@
+"""Port of pkg/simulator/simulator.go (SchedulePods, TunePodsByNodeTotalResource, SortClusterPods) and analysis.go (ClusterGpuFragReport) of kubernetes-scheduler-simulator, with experiments/analysis/merge_alloc_discrete.py.
+
+One experiment of the FGD paper: a cluster (the node list), a workload (the
+pod list, shuffled, then *tuned* by sampling more of its pods until the GPU
+it asks for reaches 130% of the cluster's GPUs), one scheduling policy. Pods
+arrive one at a time; each is scheduled by ksched_edu's scheduler with the
+policy's configuration (``config.py``); a pod that fits nowhere is deleted.
+After each pod the cluster's GPU allocation is recorded against the GPU
+that has arrived so far: the *allocation curve* of the paper's Figure 7.
+
+Deviations:
+- One seeded ``random.Random`` per experiment shuffles and tunes the workload
+  and orders the nodes (Go's global ``math/rand`` seeded with the tuning seed
+  does it upstream), so runs match the reference's statistics, not its draws.
+- Nodes keep their names; the simulator prefixes them with a random
+  permutation index, which only changes the order in which they are listed.
+- Per-pod cluster totals are updated from the node a pod landed on, not by
+  walking every node after every pod.
+"""
+from __future__ import annotations
+
+import copy
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from ...api.types import Node, Pod
+from ...framework.plugins.registry import new_in_tree_registry
+from ...framework.runtime import merge_registries
+from ...scheduler import Scheduler
+from ...sim.apiserver import APIServer
+from ...sim.clock import VirtualClock
+from ...trace import NULL_RECORDER, Recorder
+from .config import scheduler_config
+from .frag import TypicalPodsConfig, get_typical_pods
+from .gpushare_utils import MILLI, get_gpu_count_of_node, get_gpu_milli_of_node
+from .plugins.plugin_utils import SharingContext
+from .registry import SCORE_POLICY_ABBR, new_registry
+from .resource import TargetPodList
+from .utils import get_pod_resource
+
+DEFAULT_TUNE_RATIO = 1.3  # the workload asks for 130% of the cluster's GPUs
+CURVE_MAX = 130  # the allocation curve's last point (percent of GPU arrived)
+
+# The policies as the reference's result files name them.
+POLICY_DIRS: dict[str, str] = {"Random": "01-Random", "DotProd": "02-DotProd", "GpuClustering": "03-GpuClustering",
+                               "GpuPacking": "04-GpuPacking", "BestFit": "05-BestFit", "FGD": "06-FGD"}
+POLICIES = tuple(POLICY_DIRS)
+
+ProgressFn = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class AllocRow:
+    """The cluster after one pod (the simulator's ``[Alloc]`` report line)."""
+
+    used_nodes: int
+    used_gpus: int  # every GPU of a node in use counts
+    used_gpu_milli: int
+    total_gpus: int
+    arrived_gpu_milli: int
+
+
+@dataclass(frozen=True)
+class PodOutcome:
+    """Where one pod went: its node and GPU ids, or None when it fit nowhere."""
+
+    pod: str
+    node: Optional[str]
+    gpu_ids: str
+    gpu_number: int
+    milli_gpu: int
+    milli_cpu: int
+
+
+@dataclass
+class ExperimentResult:
+    policy: str
+    seed: int
+    tune: float
+    total_gpus: int
+    typical_pods: TargetPodList
+    rows: list[AllocRow] = field(default_factory=list)
+    outcomes: list[PodOutcome] = field(default_factory=list)
+    workload: str = ""
+
+    def failed(self) -> list[PodOutcome]:
+        return [o for o in self.outcomes if o.node is None]
+
+    def curve(self) -> dict[int, float]:
+        return allocation_curve(self.rows, self.total_gpus)
+
+    def on_node(self, node: str) -> list[PodOutcome]:
+        """The pods placed on ``node``, in the order they arrived."""
+        return [o for o in self.outcomes if o.node == node]
+
+
+# --- the workload ----------------------------------------------------------------------------
+
+
+def sort_cluster_pods(pods: list[Pod], rng: random.Random, shuffle: bool = True) -> None:
+    """Upstream SortClusterPods with ``shufflePod: true``: sort by name, then shuffle (in place)."""
+    pods.sort(key=lambda p: p.metadata.name)
+    if shuffle:
+        rng.shuffle(pods)
+
+
+def tune_pods_by_node_total_resource(pods: list[Pod], workload_pods: Sequence[Pod], ratio: float,
+                                     node_total_milli_gpu: int, rng: random.Random) -> list[Pod]:
+    """Drop or add pods until they ask for ``ratio`` times the cluster's GPU (upstream tuneDown/tuneUp).
+
+    Added pods are copies of pods drawn from the workload (sorted by name), named ``<pod>-tuned-<i>``.
+    """
+    asked = sum(get_pod_resource(p).total_milli_gpu() for p in pods)
+    target = ratio * float(node_total_milli_gpu)
+    if ratio <= 0 or float(asked) == target:
+        return pods
+    pods = list(pods)
+    if float(asked) > target:
+        while float(asked) > target:
+            idx = rng.randrange(len(pods))
+            asked -= get_pod_resource(pods.pop(idx)).total_milli_gpu()
+        return pods
+    i = 0
+    while True:
+        src = workload_pods[rng.randrange(len(workload_pods))]
+        res = get_pod_resource(src)
+        # upstream: the test adds the pod's milli GPU per GPU, not its total
+        if float(asked + res.milli_gpu) > target:
+            break
+        asked += res.total_milli_gpu()
+        pods.append(renamed(src, f"{src.metadata.name}-tuned-{i}"))
+        i += 1
+    return pods
+
+
+def renamed(pod: Pod, name: str) -> Pod:
+    out = copy.deepcopy(pod)
+    out.metadata.name = name
+    out.metadata.uid = f"{pod.metadata.namespace}/{name}"
+    return out
+
+
+def typical_pods_of(workload_pods: Sequence[Pod], config: Optional[TypicalPodsConfig] = None) -> TargetPodList:
+    """Upstream SetTypicalPods: the typical pods of the original workload (sorted by name)."""
+    ordered = sorted(workload_pods, key=lambda p: p.metadata.name)
+    return get_typical_pods([get_pod_resource(p) for p in ordered], config)
+
+
+# --- one experiment --------------------------------------------------------------------------
+
+
+class _ClusterAlloc:
+    """The cluster totals of the ``[Alloc]`` line, kept up to date node by node."""
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        self.gpus = {n.metadata.name: get_gpu_count_of_node(n) for n in nodes}
+        self.total_gpus = sum(self.gpus.values())
+        self.used: set[str] = set()
+        self.used_gpus = 0
+
+    def touch(self, node_name: str) -> None:
+        # A node holding a pod is in use (pods only leave when they fail, before holding anything).
+        if node_name not in self.used:
+            self.used.add(node_name)
+            self.used_gpus += self.gpus[node_name]
+
+
+def run_experiment(nodes: Sequence[Node], pods: Sequence[Pod], policy: str, seed: int, *,
+                   tune: float = DEFAULT_TUNE_RATIO, typical: Optional[TypicalPodsConfig] = None,
+                   recorder: Recorder = NULL_RECORDER, progress: Optional[ProgressFn] = None,
+                   workload: str = "") -> ExperimentResult:
+    """Schedule the (shuffled, tuned) workload on the nodes with ``policy``; the allocation record."""
+    if policy not in SCORE_POLICY_ABBR:
+        raise ValueError(f"unknown policy {policy!r}; one of {', '.join(SCORE_POLICY_ABBR)}")
+    rng = random.Random(seed)
+    workload_pods = [copy.deepcopy(p) for p in pods]
+    typical_pods = typical_pods_of(workload_pods, typical)
+    arriving = list(workload_pods)
+    sort_cluster_pods(arriving, rng)
+    node_total_milli_gpu = sum(get_gpu_milli_of_node(n) for n in nodes)
+    if tune > 0:
+        arriving = tune_pods_by_node_total_resource(arriving, sorted(workload_pods, key=lambda p: p.metadata.name),
+                                                    tune, node_total_milli_gpu, rng)
+    ordered_nodes = list(nodes)
+    rng.shuffle(ordered_nodes)
+
+    ctx = SharingContext(rng=random.Random(seed))
+    ctx.set_typical_pods(typical_pods)
+    clock = VirtualClock()
+    api = APIServer(clock)
+    sched = Scheduler(scheduler_config(policy), api, clock=clock, seed=seed, recorder=recorder,
+                      registry=merge_registries(new_in_tree_registry(), new_registry(ctx=ctx)))
+    for node in ordered_nodes:
+        api.create(copy.deepcopy(node))
+
+    alloc = _ClusterAlloc(ordered_nodes)
+    result = ExperimentResult(policy, seed, tune, alloc.total_gpus, typical_pods, workload=workload)
+    arrived = 0
+    for i, pod in enumerate(arriving):
+        res = get_pod_resource(pod)
+        arrived += res.total_milli_gpu()
+        node_name = schedule_pod(sched, api, pod)
+        if node_name is None:
+            result.outcomes.append(PodOutcome(pod.key, None, "", res.gpu_number, res.milli_gpu, res.milli_cpu))
+        else:
+            alloc.touch(node_name)
+            result.outcomes.append(PodOutcome(pod.key, node_name, ctx.ledger.pod_gpu_ids(pod.uid), res.gpu_number,
+                                              res.milli_gpu, res.milli_cpu))
+        result.rows.append(AllocRow(len(alloc.used), alloc.used_gpus, ctx.ledger.used_gpu_milli, alloc.total_gpus,
+                                    arrived))
+        if progress is not None:
+            progress(i + 1, len(arriving))
+    return result
+
+
+def schedule_pod(sched: Scheduler, api: APIServer, pod: Pod) -> Optional[str]:
+    """Create the pod, run its scheduling and binding cycles; its node, or None (and delete it) when none fit.
+
+    Upstream ``assumePod``: create the pod and wait until it is scheduled or marked unschedulable.
+    """
+    api.create(pod)
+    sched.schedule_one()
+    clock = sched.clock
+    while True:  # the binding cycle is a timer due now
+        due = clock.next_due()
+        if due is None or due > clock.now:
+            break
+        clock.fire_next()
+    current = api.get_pod(pod.metadata.namespace, pod.metadata.name)
+    if current is not None and current.spec.node_name:
+        return current.spec.node_name
+    if current is not None:
+        api.delete("Pod", pod.metadata.namespace, pod.metadata.name)
+    return None
+
+
+# --- the allocation curve ----------------------------------------------------------------------
+
+
+def allocation_curve(rows: Sequence[AllocRow], total_gpus: int, last: int = CURVE_MAX) -> dict[int, float]:
+    """GPU allocation (%) at each whole percent of GPU arrived, as merge_alloc_discrete.py computes it.
+
+    Each row's arrived share is rounded to a whole percent (half to even); the point at
+    ``a`` percent is the mean allocation of the rows at ``a``, or else of those within
+    one percent of it; a point with no such row is left out.
+    """
+    if total_gpus <= 0:
+        return {}
+    arrive = [round(r.arrived_gpu_milli / total_gpus / 10) for r in rows]
+    allocated = [round(r.used_gpu_milli / total_gpus / 10, 2) for r in rows]
+    out: dict[int, float] = {}
+    for a in range(0, last + 1):
+        values = [v for x, v in zip(arrive, allocated) if x == a]
+        if not values:
+            values = [v for x, v in zip(arrive, allocated) if a - 1 <= x <= a + 1]
+            if not values:
+                continue
+        out[a] = round(sum(values) / len(values), 2)
+    return out
+
+
+CURVE_HEADER = ["workload", "sc_policy", "tune", "seed", "total_gpus"] + [str(a) for a in range(CURVE_MAX + 1)]
+
+
+def curve_row(result: ExperimentResult) -> list[str]:
+    """One line of ``analysis_allo_discrete.csv`` for this experiment."""
+    curve = result.curve()
+    return [result.workload, POLICY_DIRS[result.policy], f"{result.tune:g}", str(result.seed),
+            str(result.total_gpus)] + [f"{curve[a]:g}" if a in curve else "" for a in range(CURVE_MAX + 1)]
+
+
+def write_curve_csv(results: Sequence[ExperimentResult], path: str) -> None:
+    """Write the allocation curves in the reference's ``analysis_allo_discrete.csv`` layout."""
+    import csv
+
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(CURVE_HEADER)
+        for r in results:
+            w.writerow(curve_row(r))
+
+
+def milli_to_gpus(milli: int) -> float:
+    return milli / MILLI

@@ -1,0 +1,278 @@
+"""GPU topologies drawn, and a widget that steps through the GPUs a workload was given.
+
+- :func:`draw_topology`: one server's GPUs as a networkx graph (from
+  ``Topology.to_networkx()``): NVLink edges thick and green, PCIe paths thin
+  and grey (fainter the more hops), each GPU filled with the colour of the
+  pod that holds it, ringed by its NUMA node.
+- :func:`plot_gpu_usage`: for one or more recorded runs, each node's GPUs as
+  a stacked bar, a segment per pod (binpacking against spreading).
+- :class:`TopologyStepper`: steps through the ``GPUAllocationEvent`` records
+  of a trace (GPUTopology's Reserve, Unreserve and the ledger's holds and
+  releases) and draws every node's topology after each one.
+
+Everything here reads a trace (:func:`ksched_edu.gpu.ledger.replay`) or a
+topology; nothing re-runs the scheduler. matplotlib and networkx are imported
+when a figure is drawn.
+"""
+from __future__ import annotations
+
+import io
+import math
+from typing import Any, Mapping, Optional, Sequence
+
+import ipywidgets as widgets
+
+from ..gpu.ledger import replay
+from ..gpu.topology import Topology
+from ..viz._figure import PALETTE
+from ._html import STYLE, escape
+
+FREE_COLOUR = "#ffffff"
+NUMA_COLOURS = ("#455a64", "#8d6e63", "#5c6bc0", "#26a69a", "#7e57c2", "#ef6c00", "#78909c", "#c0ca33")
+NVLINK_COLOUR = "#2e7d32"
+PCIE_STYLE = {"PIX": ("#616161", 1.6), "PXB": ("#757575", 1.3), "PHB": ("#9e9e9e", 1.1),
+              "NODE": ("#bdbdbd", 0.9), "SYS": ("#e0e0e0", 0.7)}
+
+
+def pod_colours(pods: Sequence[str]) -> dict[str, str]:
+    """A fixed colour per pod, in the order given (the palette repeats after ten)."""
+    out: dict[str, str] = {}
+    for p in pods:
+        if p not in out:
+            out[p] = PALETTE[len(out) % len(PALETTE)]
+    return out
+
+
+def layout(top: Topology) -> dict[int, tuple[float, float]]:
+    """GPUs on a circle, GPU0 at the top, clockwise: NUMA nodes (numbered in order) fall in arcs."""
+    n = len(top.gpus)
+    return {i: (round(math.sin(2 * math.pi * i / n), 6), round(math.cos(2 * math.pi * i / n), 6)) for i in range(n)}
+
+
+def draw_topology(top: Topology, allocation: Optional[Mapping[int, str]] = None, ax: Any = None,
+                  title: Optional[str] = None, colours: Optional[Mapping[str, str]] = None,
+                  legend: bool = True) -> Any:
+    """Draw ``top``; ``allocation`` maps GPU id -> pod and colours the GPUs. Returns the Figure."""
+    import networkx as nx
+
+    from ..viz._figure import new_axes
+
+    fig, ax = new_axes(ax, figsize=(4.6, 4.6))
+    allocation = dict(allocation or {})
+    colours = dict(colours or pod_colours(sorted(set(allocation.values()))))
+    g = top.to_networkx()
+    pos = layout(top)
+    switch = nvswitch_label(top)
+    if switch:
+        # Every pair the same NVLink bond: an NVSwitch fabric, drawn as a hub rather than a hairball.
+        ax.plot([0], [0], marker="s", markersize=22, color=NVLINK_COLOUR, zorder=1)
+        ax.text(0, 0, "NV\nSwitch", ha="center", va="center", fontsize=6, color="white", zorder=2)
+        for i in g.nodes:
+            ax.plot([0, pos[i][0]], [0, pos[i][1]], color=NVLINK_COLOUR, lw=nvlink_width(top.links[0][1].nvlinks),
+                    zorder=0)
+    else:
+        # Weak links first, so NVLinks are drawn on top.
+        edges = sorted(g.edges(data=True), key=lambda e: (e[2]["nvlinks"], -_pcie_rank(e[2]["link"])))
+        for i, j, d in edges:
+            colour, width = (NVLINK_COLOUR, nvlink_width(d["nvlinks"])) if d["nvlinks"] else PCIE_STYLE[d["link"]]
+            nx.draw_networkx_edges(g, pos, edgelist=[(i, j)], ax=ax, edge_color=colour, width=width)
+    fill = [colours.get(allocation[i], "#cccccc") if i in allocation else FREE_COLOUR for i in g.nodes]
+    ring = [NUMA_COLOURS[max(top.gpus[i].numa_node, 0) % len(NUMA_COLOURS)] for i in g.nodes]
+    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=fill, edgecolors=ring, linewidths=2.5, node_size=620)
+    nx.draw_networkx_labels(g, pos, ax=ax, labels={i: f"GPU{i}" for i in g.nodes}, font_size=7)
+    ax.set_title(title if title is not None else top.name, fontsize=10)
+    ax.set_xlim(-1.35, 1.35)
+    ax.set_ylim(-1.35, 1.35)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    if legend:
+        _legend(ax, top, allocation, colours)
+    return fig
+
+
+def nvlink_width(nvlinks: int) -> float:
+    return round(0.8 + 0.9 * math.sqrt(nvlinks), 2)
+
+
+def nvswitch_label(top: Topology) -> str:
+    """``"NV18"`` when every pair of GPUs has the same NVLink bond (an NVSwitch system), else ""."""
+    labels = {top.links[i][j].label for i, j in top.pairs()}
+    if len(top.gpus) > 2 and len(labels) == 1 and top.links[0][1].is_nvlink:
+        return labels.pop()
+    return ""
+
+
+def _pcie_rank(label: str) -> int:
+    order = ("PIX", "PXB", "PHB", "NODE", "SYS")
+    return order.index(label) if label in order else -1
+
+
+def _legend(ax: Any, top: Topology, allocation: Mapping[int, str], colours: Mapping[str, str]) -> None:
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles = []
+    for label in top.link_counts():
+        if label.startswith("NV"):
+            text = f"{label} (every pair, via NVSwitch)" if nvswitch_label(top) else label
+            handles.append(Line2D([], [], color=NVLINK_COLOUR, lw=nvlink_width(int(label[2:])), label=text))
+        else:
+            colour, width = PCIE_STYLE[label]
+            handles.append(Line2D([], [], color=colour, lw=width + 1, label=label))
+    for pod in sorted(set(allocation.values())):
+        handles.append(Patch(facecolor=colours.get(pod, "#cccccc"), edgecolor="#555", label=pod))
+    for numa in top.numa_nodes():
+        handles.append(Line2D([], [], marker="o", ls="", markerfacecolor=FREE_COLOUR, markersize=8, markeredgewidth=2,
+                              markeredgecolor=NUMA_COLOURS[max(numa, 0) % len(NUMA_COLOURS)], label=f"NUMA {numa}"))
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
+
+
+def final_allocations(recorder: Any) -> dict[str, dict[int, str]]:
+    """node -> {gpu: pod} after the last GPUAllocationEvent of ``recorder``."""
+    steps = replay(recorder.events)
+    return steps[-1][1] if steps else {}
+
+
+def plot_gpu_usage(runs: Mapping[str, Any], gpus_per_node: Mapping[str, int], ax: Any = None,
+                   pending: Optional[Mapping[str, Sequence[str]]] = None) -> Any:
+    """One panel per run (``{"Binpack": recorder, ...}``): each node's GPUs as a bar, a segment per pod.
+
+    ``pending`` (run -> pods left unscheduled) is written under each panel.
+    """
+    from matplotlib.figure import Figure
+
+    if ax is None:
+        fig = Figure(figsize=(4.2 * len(runs), 3.4), layout="constrained")
+        axes = list(fig.subplots(1, len(runs), sharey=True, squeeze=False)[0])
+    else:
+        axes = list(ax) if isinstance(ax, (list, tuple)) else [ax]
+        fig = axes[0].figure
+    finals = {name: final_allocations(rec) for name, rec in runs.items()}
+    pods = sorted({p for alloc in finals.values() for slots in alloc.values() for p in slots.values()})
+    colours = pod_colours(pods)
+    nodes = list(gpus_per_node)
+    for a, (name, alloc) in zip(axes, finals.items()):
+        for x, node in enumerate(nodes):
+            slots = alloc.get(node, {})
+            for gpu in range(gpus_per_node[node]):
+                pod = slots.get(gpu)
+                a.bar(x, 1, bottom=gpu, color=colours[pod] if pod else FREE_COLOUR, edgecolor="#555", width=0.6)
+                if pod and slots.get(gpu - 1) != pod:
+                    size = sum(1 for p in slots.values() if p == pod)
+                    a.text(x, gpu + size / 2, pod.split("/")[-1], ha="center", va="center", fontsize=7)
+        a.set_xticks(range(len(nodes)), nodes, fontsize=8)
+        a.set_ylim(0, max(gpus_per_node.values()))
+        a.set_title(name, fontsize=10)
+        left = list((pending or {}).get(name, ()))
+        a.set_xlabel("pending: " + (", ".join(p.split("/")[-1] for p in left) if left else "none"), fontsize=8)
+    axes[0].set_ylabel("GPU")
+    return fig
+
+
+def render_png(fig: Any) -> bytes:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=80)
+    return buf.getvalue()
+
+
+class TopologyStepper(widgets.VBox):
+    """Step through a trace's GPU allocations; every node's topology is drawn after each step.
+
+    ``topologies`` maps node name -> Topology (see :func:`node_topologies`). Step 0 is the
+    state before the first recorded allocation.
+    """
+
+    def __init__(self, recorder: Any, topologies: Mapping[str, Topology]) -> None:
+        self.topologies = dict(topologies)
+        self.steps = replay(recorder.events)
+        pods = [e.pod for e, _ in self.steps]
+        self.colours = pod_colours(pods)
+        self.cursor = 0
+        self._png: dict[int, bytes] = {}
+        self.header = widgets.HTML()
+        self.image = widgets.Image(format="png")
+        auto = widgets.Layout(width="auto")
+        self.prev_button = widgets.Button(description="◀ Back", layout=auto)
+        self.next_button = widgets.Button(description="Step ▶", layout=auto)
+        self.slider = widgets.IntSlider(value=0, min=0, max=len(self.steps), description="step")
+        self.prev_button.on_click(lambda _: self.back())
+        self.next_button.on_click(lambda _: self.next())
+        self.slider.observe(lambda change: self.goto(change["new"]), names="value")
+        super().__init__([widgets.HTML(STYLE), self.header,
+                          widgets.HBox([self.prev_button, self.next_button, self.slider]), self.image])
+        self._render()
+
+    def allocation(self) -> dict[str, dict[int, str]]:
+        """node -> {gpu: pod} at the current step."""
+        return self.steps[self.cursor - 1][1] if self.cursor else {}
+
+    def caption(self) -> str:
+        if not self.cursor:
+            return f"before the first of {len(self.steps)} GPU allocation step(s)"
+        e = self.steps[self.cursor - 1][0]
+        ids = ",".join(str(g) for g in e.gpus)
+        return f"step {self.cursor}/{len(self.steps)} (t={e.time:g}s): {e.kind} {e.pod} on {e.node}: GPUs {ids}"
+
+    def next(self) -> None:
+        self.goto(self.cursor + 1)
+
+    def back(self) -> None:
+        self.goto(self.cursor - 1)
+
+    def goto(self, step: int) -> None:
+        step = max(0, min(step, len(self.steps)))
+        if step == self.cursor and self._png:
+            return
+        self.cursor = step
+        self.slider.value = step
+        self._render()
+
+    def figure(self) -> Any:
+        from matplotlib.figure import Figure
+
+        n = len(self.topologies)
+        cols = min(n, 3)
+        rows = max(1, math.ceil(n / cols))
+        fig = Figure(figsize=(3.4 * cols + 1.6, 3.4 * rows), layout="constrained")
+        axes = fig.subplots(rows, cols, squeeze=False).flatten()
+        alloc = self.allocation()
+        for a, (node, top) in zip(axes, self.topologies.items()):
+            draw_topology(top, alloc.get(node, {}), ax=a, title=f"{node} ({top.name})", colours=self.colours,
+                          legend=False)
+        for a in axes[n:]:
+            a.axis("off")
+        return fig
+
+    def _render(self) -> None:
+        self.header.value = f'<div class="ksched-head">{escape(self.caption())}</div>'
+        if self.cursor not in self._png:
+            self._png[self.cursor] = render_png(self.figure())
+        self.image.value = self._png[self.cursor]
+
+    def __repr__(self) -> str:
+        return f"TopologyStepper({len(self.topologies)} nodes, {len(self.steps)} steps, at {self.cursor})"
+
+
+def node_topologies(sim: Any) -> dict[str, Topology]:
+    """node name -> Topology for the nodes of ``sim`` that name one, read with GPUTopology's catalog."""
+    from ..gpu.catalog import TopologyCatalog
+    from ..gpu.plugins.gpu_topology import NAME
+
+    catalog = None
+    for fwk in sim.scheduler.profiles.values():
+        plugin = fwk.plugins_map.get(NAME)
+        if plugin is not None:
+            catalog = plugin.catalog
+            break
+    catalog = catalog or TopologyCatalog()
+    out = {}
+    for node in sim.cluster.nodes:
+        _, top = catalog.for_node(node)
+        if top is not None:
+            out[node.metadata.name] = top
+    return out
+
+
+def show_gpu_topology(sim: Any) -> TopologyStepper:
+    """A TopologyStepper over a simulation run with a recorder and GPUTopology."""
+    return TopologyStepper(sim.recorder, node_topologies(sim))

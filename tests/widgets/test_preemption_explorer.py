@@ -85,7 +85,7 @@ def test_starts_on_the_first_candidate_of_the_first_attempt_with_candidates(pree
     assert repr(x) == "PreemptionExplorer(cycle=1, pod='default/critical', candidate='n3', nominated='n3')"
     assert [e.cycle for e in x.events] == [1, 2]
     assert x.event_dropdown.options == (("#1 default/critical → n3", 0),
-                                        ("#2 default/critical: not eligible due to a terminating pod on the ...", 1))
+                                        ("#2 default/critical: not eligible due to a terminating pod on the nominated node.", 1))
 
 
 def test_rows_are_the_recorded_candidates(preemption_sim):
@@ -267,6 +267,7 @@ def test_the_first_attempt_is_shown_when_none_found_a_candidate():
 
 
 def test_text_is_escaped():
-    e = PreemptionEvent(0.0, 1, "default/<p>", "default-scheduler", message="<b>bad</b>")
-    html = PreemptionExplorer(recorder_with(e)).header.value
-    assert "&lt;b&gt;bad&lt;/b&gt;" in html and "default/&lt;p&gt;" in html
+    e = PreemptionEvent(0.0, 1, "default/<p>", "default-scheduler", message="<b>bad</b> " + "x" * 80)
+    x = PreemptionExplorer(recorder_with(e))
+    assert "&lt;b&gt;bad&lt;/b&gt;" in x.header.value and "default/&lt;p&gt;" in x.header.value
+    assert x.event_dropdown.options[0][0] == "#1 default/<p>: <b>bad</b> " + "x" * 46 + "..."

@@ -17,7 +17,7 @@ Deviations:
 - The volume binder (binder.go: GetPodVolumeClaims, FindPodVolumes,
   AssumePodVolumes, BindPodVolumes, the PV/StorageClass/CSINode/CSIStorageCapacity
   checks) is not ported; a pod never reaches it, since every claim lookup
-  misses. The places that would call it raise NotImplementedError.
+  misses. The places that would call it return an Error status saying so.
 - No VolumeCapacityPriority scorer (the gate is off in v1.30).
 """
 from __future__ import annotations
@@ -143,8 +143,8 @@ class VolumeBinding:
             state.write(STATE_KEY, StateData())
             return None, new_status(Code.Skip)
         # upstream: Binder.GetPodVolumeClaims, the unbound-immediate-claims check
-        # and Binder.GetEligibleNodes.
-        raise NotImplementedError(BINDER_NOT_PORTED)
+        # and Binder.GetEligibleNodes. Unreachable while claims are not modelled.
+        return None, Status.as_status(BINDER_NOT_PORTED)
 
     def pre_filter_extensions(self) -> None:
         return None
@@ -154,7 +154,7 @@ class VolumeBinding:
         if err is not None:
             return Status.as_status(err)
         # upstream: Binder.FindPodVolumes; only reached after a PreFilter that found claims.
-        raise NotImplementedError(BINDER_NOT_PORTED)
+        return Status.as_status(BINDER_NOT_PORTED)
 
     def pre_score(self, cs: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         """Skip unless the VolumeCapacityPriority scorer exists and a static binding was found."""
@@ -170,7 +170,7 @@ class VolumeBinding:
     def score(self, cs: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         if self.scorer is None:
             return 0, None
-        raise NotImplementedError("VolumeCapacityPriority scoring is not ported (the gate is off in v1.30)")
+        return 0, Status.as_status("VolumeCapacityPriority scoring is not ported (the gate is off in v1.30)")
 
     def score_extensions(self) -> None:
         return None
@@ -181,7 +181,7 @@ class VolumeBinding:
             return Status.as_status(err)
         if node_name in state.pod_volumes_by_node:
             # upstream: Binder.AssumePodVolumes.
-            raise NotImplementedError(BINDER_NOT_PORTED)
+            return Status.as_status(BINDER_NOT_PORTED)
         # Absent when the pod references no claim.
         state.all_bound = True
         return None
@@ -196,7 +196,7 @@ class VolumeBinding:
         if node_name not in s.pod_volumes_by_node:
             return Status.as_status(f'no pod volumes found for node "{node_name}"')
         # upstream: Binder.BindPodVolumes.
-        raise NotImplementedError(BINDER_NOT_PORTED)
+        return Status.as_status(BINDER_NOT_PORTED)
 
     def unreserve(self, cs: CycleState, pod: Pod, node_name: str) -> None:
         """Forget assumed volumes; does nothing when there is no state for the pod."""
@@ -205,8 +205,8 @@ class VolumeBinding:
             return
         if node_name not in s.pod_volumes_by_node:
             return
-        # upstream: Binder.RevertAssumedPodVolumes.
-        raise NotImplementedError(BINDER_NOT_PORTED)
+        # upstream: Binder.RevertAssumedPodVolumes; nothing was assumed here.
+        return
 
 
 def new(args: Any, handle: Any) -> VolumeBinding:

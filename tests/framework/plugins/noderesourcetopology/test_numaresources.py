@@ -21,13 +21,13 @@ RESOURCES = ["cpu", "memory", "hugepages-1Gi", "storage", "ephemeral-storage", "
              "awesome.com/gpu-for-ai"]
 
 
-@pytest.mark.parametrize("resource,want", zip(RESOURCES, [False, False, False, True, True, True, True]),
+@pytest.mark.parametrize("resource,want", list(zip(RESOURCES, [False, False, False, True, True, True, True])),
                          ids=RESOURCES)
 def test_is_host_level_resource(resource, want):
     assert is_host_level_resource(resource) == want
 
 
-@pytest.mark.parametrize("resource,want", zip(RESOURCES, [True, True, True, False, False, False, False]),
+@pytest.mark.parametrize("resource,want", list(zip(RESOURCES, [True, True, True, False, False, False, False])),
                          ids=RESOURCES)
 def test_is_numa_affine_resource(resource, want):
     assert is_numa_affine_resource(resource) == want

@@ -115,7 +115,7 @@ def answer_case(dir_arg: str) -> dict[str, Any]:
     except ConfigurationError as err:
         return {"case": dir_arg, "configError": str(err)}
     except ManifestError as err:  # a raw kind (e.g. NodeResourceTopology) refused when created
-        return {"case": dir_arg, "error": str(err)}
+        return {"case": dir_arg, "error": str(err if err.file else err.with_file(str(cluster_path)))}
     if case["mode"] == "score":
         return {"case": dir_arg, "mode": "score", "pod": case["pod"], **_score(sim, recorder, case["pod"])}
     sim.run()
@@ -160,7 +160,8 @@ def schedule_command(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     recorder = Recorder()
     try:
-        sim = Simulation(cluster, config, seed=args.seed, recorder=recorder)
+        sim = Simulation(cluster, config, seed=args.seed, recorder=recorder,
+                         registry=new_registry_with_out_of_tree())
     except ConfigurationError as err:
         print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -256,7 +257,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     recorder = Recorder() if args.trace else NULL_RECORDER
     try:
         sim = Simulation.from_workload(workload, config, seed=args.seed, recorder=recorder,
-                                       bind_latency=args.bind_latency,
+                                       registry=new_registry_with_out_of_tree(), bind_latency=args.bind_latency,
                                        queueing_hints=gates["SchedulerQueueingHints"])
     except ConfigurationError as err:
         print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
@@ -307,6 +308,26 @@ def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> st
     return "\n".join(lines)
 
 
+def fragmentation_command(args: argparse.Namespace) -> int:
+    """Run one GPU-sharing experiment on an openb trace and write its allocation curve."""
+    import time
+
+    from .gpu.sharing.experiment import ProgressBar, run_files, summary, write_curve_csv
+    from .gpu.sharing.openb import OpenbError
+
+    start = time.perf_counter()
+    try:
+        result = run_files(args.nodes, args.pods, args.policy, args.seed, tune=args.tune,
+                           progress=ProgressBar(sys.stderr, f"{args.policy} "))
+    except OpenbError as err:
+        print(str(err), file=sys.stderr)
+        return EXIT_USAGE
+    write_curve_csv([result], args.out)
+    print(summary(result))
+    print(f"allocation curve written to {args.out}; wall time: {time.perf_counter() - start:.1f}s")
+    return 0
+
+
 # --- main -------------------------------------------------------------------------------
 
 
@@ -332,6 +353,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--timeline", type=int, default=40, help="how many timeline lines to print (0: none)")
     sim.add_argument("--trace", help="record every event and write the trace to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
+    frag = sub.add_parser("fragmentation", help="GPU sharing: one policy of the FGD paper on an openb trace")
+    frag.add_argument("--nodes", required=True, help="openb node list CSV (sn, cpu_milli, memory_mib, gpu, model)")
+    frag.add_argument("--pods", required=True, help="openb pod list CSV (name, cpu_milli, ..., gpu_milli, ...)")
+    frag.add_argument("--policy", required=True,
+                      choices=["Random", "DotProd", "GpuClustering", "GpuPacking", "BestFit", "FGD"])
+    frag.add_argument("--seed", type=int, default=42, help="shuffles and tunes the workload")
+    frag.add_argument("--tune", type=float, default=1.3, help="GPU asked for, as a share of the cluster's")
+    frag.add_argument("--out", required=True, help="write the allocation curve to this CSV file")
     return ap
 
 
@@ -344,6 +373,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 0
         if args.command == "simulate":
             return simulate_command(args)
+        if args.command == "fragmentation":
+            return fragmentation_command(args)
         return schedule_command(args)
     except UsageError as err:
         print(str(err), file=sys.stderr)

@@ -21,24 +21,26 @@ is a ``k``-clique of it. (a) Bottleneck: try the distinct bandwidths from the
 highest down; the first level ``t`` at which the graph of pairs with
 bandwidth ``>= t`` still has a ``k``-clique is the best bottleneck. (b) Total
 and NUMA nodes: enumerate the ``k``-cliques of that graph in id order with
-branch and bound (the bound adds, for the GPUs still needed, their best links
-to the GPUs already chosen and the fastest link left between themselves; a
-branch that can at best tie the total is cut when it already spans as many
-NUMA nodes as the best), keeping the first strictly better one. Sets of GPUs are bitmasks (an ``int``), so a step
-is a few machine operations. (c) The answer depends only on the topology,
-the free set, ``k`` and the constraint, so it is memoised on the topology:
-nodes of the same model with the same GPUs in use cost one search.
+branch and bound, keeping the first strictly better one. A branch is cut when
+an upper bound on its total (each GPU still needed brings its links to the
+GPUs chosen and half of its best links to the other candidates) is below the
+best total found, or equal to it while the branch cannot span fewer NUMA
+nodes than the best. Sets of GPUs are bitmasks (an ``int``). (c) The answer
+depends only on the topology, the free set, ``k`` and the constraint, so it
+is memoised on the topology: nodes of the same model with the same GPUs in
+use cost one search.
 
-How it scales. On 8 GPUs there are at most C(8,4) = 70 subsets of any size,
-and a search visits a few dozen states (tens of microseconds). On 16 GPUs the
-worst case is C(16,8) = 12,870 subsets, but (a) stops at the first
-bandwidth level with a clique and the bound of (b) cuts every branch that
-cannot beat the best total found, so NVSwitch machines (all pairs equal)
-finish on the first clique and mesh or PCIe machines visit a few hundred
-states; the memo holds at most 2^16 free sets per (k, constraint). Past ~24
-GPUs per node a search would want a smarter bound, but no server has that
-many GPUs on one PCIe/NVLink fabric. ``benchmarks/gpu_topology.py`` prints the
-times for 8- and 16-GPU nodes.
+How it scales. On 8 GPUs there are at most C(8,4) = 70 subsets of any size;
+the search visits at most ~15 states (well under a millisecond, tens of
+microseconds typically). On 16 GPUs the worst case is C(16,8) = 12,870
+subsets, but (a) stops at the first bandwidth level with a clique and the
+bounds of (b) cut the rest: over random busy sets an NVSwitch DGX-2 needs at
+most 64 states, a 16-GPU PCIe server ~100, and the hardest shape we tried, two
+DGX-1 cube-meshes joined twin to twin, ~90 typically and ~800 at worst for 8
+GPUs (a few milliseconds in Python), once per free set thanks to the memo,
+which holds at most 2^16 free sets per (k, constraint). Much past 16 GPUs on
+one fabric a search would want a tighter bound. ``benchmarks/gpu_topology.py``
+prints the Filter+Score time per node for 8- and 16-GPU nodes.
 """
 from __future__ import annotations
 
@@ -204,7 +206,7 @@ def _max_total(top: Topology, adj: list[int], free: int, k: int, bottleneck: int
     the first in id order on ties."""
     bw = top.bandwidths
     numa = [g.numa_node for g in top.gpus]
-    top_bw = max(bw[i][j] for i in ids_of(free) for j in ids_of(adj[i]))
+    top_bw = max(bw[i][j] for i in ids_of(free) for j in ids_of(adj[i] & free))
     best_total, best_numa = -1, 0
     best: tuple[int, ...] = ()
 
@@ -217,10 +219,10 @@ def _max_total(top: Topology, adj: list[int], free: int, k: int, bottleneck: int
             return
         if cand.bit_count() < need:
             return
-        gains = sorted((sum(bw[v][c] for c in chosen) for v in ids_of(cand)), reverse=True)
-        bound = total + sum(gains[:need]) + need * (need - 1) // 2 * top_bw
-        if bound < best_total or (bound == best_total and max(len(numas), 1) >= best_numa):
-            return  # the bound says this branch cannot beat the best found
+        if _cannot_win(_rough_bound(bw, top_bw, chosen, cand, need, total), best_total, best_numa, numa, numas, cand,
+                       need) or _cannot_win(_bound(bw, adj, chosen, cand, need, total), best_total, best_numa, numa,
+                                            numas, cand, need):
+            return  # this branch cannot beat the best found
         rest = cand
         while rest:
             v = (rest & -rest).bit_length() - 1
@@ -230,3 +232,48 @@ def _max_total(top: Topology, adj: list[int], free: int, k: int, bottleneck: int
 
     extend((), free, 0, frozenset())
     return Choice(best, bottleneck, best_total, best_numa)
+
+
+def _cannot_win(bound: int, best_total: int, best_numa: int, numa: list[int], numas: frozenset[int], cand: int,
+                need: int) -> bool:
+    """A branch whose total is at most ``bound`` cannot beat the best: it cannot reach its total, or
+    it can at best tie it without spanning fewer NUMA nodes."""
+    return bound < best_total or (bound == best_total and _numa_floor(numa, numas, cand, need) >= best_numa)
+
+
+def _rough_bound(bw: tuple[tuple[int, ...], ...], top_bw: int, chosen: tuple[int, ...], cand: int, need: int,
+                 total: int) -> int:
+    """A quick, looser :func:`_bound`: every pair among the new GPUs at the fastest link there is."""
+    gains = sorted((sum(bw[v][c] for c in chosen) for v in ids_of(cand)), reverse=True)
+    return total + sum(gains[:need]) + need * (need - 1) // 2 * top_bw
+
+
+def _bound(bw: tuple[tuple[int, ...], ...], adj: list[int], chosen: tuple[int, ...], cand: int, need: int,
+           total: int) -> int:
+    """At least the total of any completion: each new GPU brings its links to the chosen ones and
+    half of its ``need - 1`` best links to the other candidates (a pair counts from both ends)."""
+    worth = []
+    for v in ids_of(cand):
+        to_chosen = sum(bw[v][c] for c in chosen)
+        best_links = sorted((bw[v][u] for u in ids_of(cand & adj[v])), reverse=True)[:need - 1]
+        worth.append(2 * to_chosen + sum(best_links))
+    worth.sort(reverse=True)
+    return total + sum(worth[:need]) // 2
+
+
+def _numa_floor(numa: list[int], numas: frozenset[int], cand: int, need: int) -> int:
+    """The fewest NUMA nodes a completion can span: those used already, plus the biggest other
+    groups of candidates until ``need`` GPUs are covered."""
+    inside, others = 0, {}
+    for v in ids_of(cand):
+        if numa[v] in numas:
+            inside += 1
+        else:
+            others[numa[v]] = others.get(numa[v], 0) + 1
+    count, left = len(numas), need - inside
+    for size in sorted(others.values(), reverse=True):
+        if left <= 0:
+            break
+        left -= size
+        count += 1
+    return max(count, 1)

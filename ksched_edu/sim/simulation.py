@@ -24,6 +24,8 @@ from .workload import Workload, WorkloadEvent
 
 # The pending pods arrive this far apart, so their queue timestamps keep file order.
 ARRIVAL_GAP = 0.001
+# An object dated in the cluster file was created at least this long before the simulation started.
+BEFORE_START = 1.0
 
 # Kinds the loader keeps raw in Cluster.extra -> the parser that makes each an API object
 # (a ManifestError for a bad one); a kind not listed here is not created.
@@ -41,11 +43,29 @@ def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
             api.create(obj)
     for kind, objs in cluster.extra.items():
         parse = EXTRA_KIND_PARSERS.get(kind)
-        for obj in objs:
-            if isinstance(obj, dict) and parse is not None:
-                obj = parse(obj)
+        parsed = [parse(obj) if isinstance(obj, dict) and parse is not None else obj for obj in objs]
+        if kind == "PodGroup":
+            date_before_start(parsed)
+        for obj in parsed:
             if hasattr(obj, "metadata"):
                 api.create(obj)
+
+
+def date_before_start(objs: list[Any]) -> None:
+    """Put the creation dates of objects that exist before the simulation on its clock.
+
+    A creationTimestamp in a manifest is a date (seconds since 1970); the clock
+    counts seconds from the start of the simulation. The objects were created
+    before the start, so their times become negative: the newest date is one
+    second before 0, the others keep their distance to it, and an object with
+    no date sits at that newest time. Only PodGroups need this: Coscheduling
+    compares a group's age with the queue's timestamps.
+    """
+    dated = [o.metadata.creation_timestamp for o in objs if o.metadata.creation_timestamp]
+    newest = max(dated, default=0.0)
+    for o in objs:
+        date = o.metadata.creation_timestamp or newest
+        o.metadata.creation_timestamp = date - newest - BEFORE_START
 
 
 def create_pending_pods(api: APIServer, pods: list[Pod], gap: float = ARRIVAL_GAP) -> None:

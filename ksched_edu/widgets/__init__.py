@@ -12,5 +12,6 @@ from .cluster_view import ClusterView
 from .cycle_stepper import CycleStepper, show_cycle
 from .queue_explorer import QueueExplorer
 from .preemption import PreemptionExplorer
+from .topology import TopologyStepper, show_gpu_topology
 
 __all__ = ["CycleStepper", "QueueExplorer", "ClusterView", "show_cycle"]

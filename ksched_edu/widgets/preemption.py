@@ -47,7 +47,7 @@ RULE_HELP = {
 DECIDED, KEPT, DROPPED, OUT_EARLIER, NOT_NEEDED = "★ decided", "kept", "✘ dropped", "out earlier", "not needed"
 
 EXTRA_STYLE = """<style>
-.ksched-grid tr.ksched-current-row td {outline: 2px solid #1565c0; outline-offset: -2px;}
+.ksched-grid tr.ksched-current-row td {box-shadow: inset 0 2px 0 #1565c0, inset 0 -2px 0 #1565c0;}
 .ksched-grid tr.ksched-decided td {background: #fff3c4; font-weight: bold;}
 .ksched-grid tr.ksched-idle-row td {color: #a0a0a0;}
 </style>"""

@@ -3,7 +3,7 @@
 - :func:`draw_topology`: one server's GPUs as a networkx graph (from
   ``Topology.to_networkx()``): NVLink edges thick and green, PCIe paths thin
   and grey (fainter the more hops), each GPU filled with the colour of the
-  pod that holds it, ringed by its NUMA node.
+  pod that holds it, its NUMA node written beside it (``N0``).
 - :func:`plot_gpu_usage`: for one or more recorded runs, each node's GPUs as
   a stacked bar, a segment per pod (binpacking against spreading).
 - :class:`TopologyStepper`: steps through the ``GPUAllocationEvent`` records
@@ -28,7 +28,8 @@ from ..viz._figure import PALETTE
 from ._html import STYLE, escape
 
 FREE_COLOUR = "#ffffff"
-NUMA_COLOURS = ("#455a64", "#8d6e63", "#5c6bc0", "#26a69a", "#7e57c2", "#ef6c00", "#78909c", "#c0ca33")
+RING_COLOUR = "#37474f"
+NUMA_TEXT_COLOUR = "#616161"
 NVLINK_COLOUR = "#2e7d32"
 PCIE_STYLE = {"PIX": ("#616161", 1.6), "PXB": ("#757575", 1.3), "PHB": ("#9e9e9e", 1.1),
               "NODE": ("#bdbdbd", 0.9), "SYS": ("#e0e0e0", 0.7)}
@@ -77,12 +78,15 @@ def draw_topology(top: Topology, allocation: Optional[Mapping[int, str]] = None,
             colour, width = (NVLINK_COLOUR, nvlink_width(d["nvlinks"])) if d["nvlinks"] else PCIE_STYLE[d["link"]]
             nx.draw_networkx_edges(g, pos, edgelist=[(i, j)], ax=ax, edge_color=colour, width=width)
     fill = [colours.get(allocation[i], "#cccccc") if i in allocation else FREE_COLOUR for i in g.nodes]
-    ring = [NUMA_COLOURS[max(top.gpus[i].numa_node, 0) % len(NUMA_COLOURS)] for i in g.nodes]
-    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=fill, edgecolors=ring, linewidths=2.5, node_size=620)
+    nx.draw_networkx_nodes(g, pos, ax=ax, node_color=fill, edgecolors=RING_COLOUR, linewidths=1.5, node_size=620)
     nx.draw_networkx_labels(g, pos, ax=ax, labels={i: f"GPU{i}" for i in g.nodes}, font_size=7)
+    for i in g.nodes:  # the GPU's NUMA node, just outside it
+        x, y = pos[i]
+        ax.text(1.24 * x, 1.24 * y, f"N{top.gpus[i].numa_node}", ha="center", va="center", fontsize=6,
+                color=NUMA_TEXT_COLOUR)
     ax.set_title(title if title is not None else top.name, fontsize=10)
-    ax.set_xlim(-1.35, 1.35)
-    ax.set_ylim(-1.35, 1.35)
+    ax.set_xlim(-1.4, 1.4)
+    ax.set_ylim(-1.4, 1.4)
     ax.set_aspect("equal")
     ax.axis("off")
     if legend:
@@ -121,9 +125,7 @@ def _legend(ax: Any, top: Topology, allocation: Mapping[int, str], colours: Mapp
             handles.append(Line2D([], [], color=colour, lw=width + 1, label=label))
     for pod in sorted(set(allocation.values())):
         handles.append(Patch(facecolor=colours.get(pod, "#cccccc"), edgecolor="#555", label=pod))
-    for numa in top.numa_nodes():
-        handles.append(Line2D([], [], marker="o", ls="", markerfacecolor=FREE_COLOUR, markersize=8, markeredgewidth=2,
-                              markeredgecolor=NUMA_COLOURS[max(numa, 0) % len(NUMA_COLOURS)], label=f"NUMA {numa}"))
+    handles.append(Line2D([], [], ls="", label="N#: the GPU's NUMA node"))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
 
 
@@ -241,6 +243,12 @@ class TopologyStepper(widgets.VBox):
                           legend=False)
         for a in axes[n:]:
             a.axis("off")
+        held = sorted({p for slots in alloc.values() for p in slots.values()}, key=list(self.colours).index)
+        if held:
+            from matplotlib.patches import Patch
+
+            fig.legend(handles=[Patch(facecolor=self.colours[p], edgecolor="#555", label=p) for p in held],
+                       loc="outside right upper", fontsize=7, frameon=False)
         return fig
 
     def _render(self) -> None:

@@ -97,7 +97,8 @@ def test_newer_driver_format() -> None:
 
 
 def test_without_numa_column_cpu_affinity_decides() -> None:
-    text = "\tGPU0\tGPU1\tGPU2\tCPU Affinity\nGPU0\t X \tSYS\tNODE\t8-15\nGPU1\tSYS\t X \tSYS\t0-7\nGPU2\tNODE\tSYS\t X \t8-15\n"
+    text = ("\tGPU0\tGPU1\tGPU2\tCPU Affinity\n"
+            "GPU0\t X \tSYS\tNODE\t8-15\nGPU1\tSYS\t X \tSYS\t0-7\nGPU2\tNODE\tSYS\t X \t8-15\n")
     assert [g.numa_node for g in parse_topo(text).gpus] == [0, 1, 0]
 
 

@@ -95,7 +95,8 @@ SERVER_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,topology,busy,count,constraint,want", SERVER_CASES, ids=[c[0] for c in SERVER_CASES])
+@pytest.mark.parametrize("name,topology,busy,count,constraint,want", SERVER_CASES,
+                         ids=[c[0] for c in SERVER_CASES])
 def test_other_servers(catalog, name: str, topology: str, busy: list[int], count: int, constraint: Constraint,
                        want) -> None:
     top = catalog.get(topology)
@@ -121,7 +122,8 @@ def test_results_are_memoised_per_topology(catalog) -> None:
     (NO_CONSTRAINT, ""),
     (Constraint(nvlink=True), "joined by NVLink"),
     (Constraint(nvlink=True, same_numa=True), "joined by NVLink on one NUMA node"),
-    (Constraint(same_pcie_switch=True, min_bandwidth=16), "under one PCIe switch with at least 16 GB/s between every pair"),
+    (Constraint(same_pcie_switch=True, min_bandwidth=16),
+     "under one PCIe switch with at least 16 GB/s between every pair"),
 ])
 def test_constraint_words(constraint: Constraint, words: str) -> None:
     assert constraint.describe() == words

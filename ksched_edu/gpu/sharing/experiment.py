@@ -1,4 +1,4 @@
-"""Port of pkg/simulator/simulator.go (SchedulePods, TunePodsByNodeTotalResource, SortClusterPods) and analysis.go (ClusterGpuFragReport) of kubernetes-scheduler-simulator, with experiments/analysis/merge_alloc_discrete.py.
+"""Port of pkg/simulator/simulator.go and analysis.go (kubernetes-scheduler-simulator), and merge_alloc_discrete.py.
 
 One experiment of the FGD paper: a cluster (the node list), a workload (the
 pod list, shuffled, then *tuned* by sampling more of its pods until the GPU
@@ -7,13 +7,18 @@ arrive one at a time; each is scheduled by ksched_edu's scheduler with the
 policy's configuration (``config.py``); a pod that fits nowhere is deleted.
 After each pod the cluster's GPU allocation is recorded against the GPU
 that has arrived so far: the *allocation curve* of the paper's Figure 7.
+Ports ``SchedulePods``, ``TunePodsByNodeTotalResource``, ``SortClusterPods``,
+the ``[Alloc]`` line of ``ClusterGpuFragReport``, and the curve of
+``experiments/analysis/merge_alloc_discrete.py``.
 
 Deviations:
 - One seeded ``random.Random`` per experiment shuffles and tunes the workload
   and orders the nodes (Go's global ``math/rand`` seeded with the tuning seed
   does it upstream), so runs match the reference's statistics, not its draws.
-- Nodes keep their names; the simulator prefixes them with a random
-  permutation index, which only changes the order in which they are listed.
+- Nodes keep their names and are created in a random order; the simulator
+  prefixes their names with a random index instead, and its scheduler (a fork
+  of v1.20.5) gives a score tie to the smallest name. :class:`FirstAmongEquals`
+  gives ties to the node created first, which is the same rule.
 - Per-pod cluster totals are updated from the node a pod landed on, not by
   walking every node after every pod.
 """
@@ -22,7 +27,7 @@ from __future__ import annotations
 import copy
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, TextIO
 
 from ...api.types import Node, Pod
 from ...framework.plugins.registry import new_in_tree_registry
@@ -33,7 +38,7 @@ from ...sim.clock import VirtualClock
 from ...trace import NULL_RECORDER, Recorder
 from .config import scheduler_config
 from .frag import TypicalPodsConfig, get_typical_pods
-from .gpushare_utils import MILLI, get_gpu_count_of_node, get_gpu_milli_of_node
+from .gpushare_utils import get_gpu_count_of_node, get_gpu_milli_of_node
 from .plugins.plugin_utils import SharingContext
 from .registry import SCORE_POLICY_ABBR, new_registry
 from .resource import TargetPodList
@@ -150,6 +155,21 @@ def typical_pods_of(workload_pods: Sequence[Pod], config: Optional[TypicalPodsCo
 # --- one experiment --------------------------------------------------------------------------
 
 
+class FirstAmongEquals:
+    """A stand-in for the scheduler's random source that makes ``select_host`` keep its first candidate.
+
+    The simulator's kube-scheduler (a v1.20.5 fork) breaks score ties by the smallest node
+    name, and names each node ``<random index>-<name>``: ties go to the node with the
+    smallest random index, the same node for every pod. With all nodes scored, ksched_edu
+    visits the tied nodes in the order they were created; ``select_host`` replaces its
+    choice only when ``randrange`` returns 0, which this never does for two or more nodes.
+    So creating the nodes in a random order and answering 1 reproduces the fork.
+    """
+
+    def randrange(self, n: int) -> int:
+        return 1 if n > 1 else 0
+
+
 class _ClusterAlloc:
     """The cluster totals of the ``[Alloc]`` line, kept up to date node by node."""
 
@@ -164,6 +184,21 @@ class _ClusterAlloc:
         if node_name not in self.used:
             self.used.add(node_name)
             self.used_gpus += self.gpus[node_name]
+
+
+def new_scheduler(nodes: Sequence[Node], policy: str, seed: int, typical_pods: TargetPodList, *,
+                  recorder: Recorder = NULL_RECORDER) -> tuple[Scheduler, APIServer, SharingContext]:
+    """A scheduler with the policy's configuration and the GPU-sharing plugins, and the nodes in that order."""
+    ctx = SharingContext(rng=random.Random(seed))
+    ctx.set_typical_pods(typical_pods)
+    clock = VirtualClock()
+    api = APIServer(clock)
+    sched = Scheduler(scheduler_config(policy), api, clock=clock, seed=seed, recorder=recorder,
+                      registry=merge_registries(new_in_tree_registry(), new_registry(ctx=ctx)))
+    sched.rng = FirstAmongEquals()  # the simulator's select_host: ties go to the first node in node order
+    for node in nodes:
+        api.create(copy.deepcopy(node))
+    return sched, api, ctx
 
 
 def run_experiment(nodes: Sequence[Node], pods: Sequence[Pod], policy: str, seed: int, *,
@@ -185,14 +220,7 @@ def run_experiment(nodes: Sequence[Node], pods: Sequence[Pod], policy: str, seed
     ordered_nodes = list(nodes)
     rng.shuffle(ordered_nodes)
 
-    ctx = SharingContext(rng=random.Random(seed))
-    ctx.set_typical_pods(typical_pods)
-    clock = VirtualClock()
-    api = APIServer(clock)
-    sched = Scheduler(scheduler_config(policy), api, clock=clock, seed=seed, recorder=recorder,
-                      registry=merge_registries(new_in_tree_registry(), new_registry(ctx=ctx)))
-    for node in ordered_nodes:
-        api.create(copy.deepcopy(node))
+    sched, api, ctx = new_scheduler(ordered_nodes, policy, seed, typical_pods, recorder=recorder)
 
     alloc = _ClusterAlloc(ordered_nodes)
     result = ExperimentResult(policy, seed, tune, alloc.total_gpus, typical_pods, workload=workload)
@@ -281,5 +309,44 @@ def write_curve_csv(results: Sequence[ExperimentResult], path: str) -> None:
             w.writerow(curve_row(r))
 
 
-def milli_to_gpus(milli: int) -> float:
-    return milli / MILLI
+# --- from files, for the command line --------------------------------------------------------------
+
+
+class ProgressBar:
+    """A one-line progress bar on a stream (stderr): pods scheduled out of all pods."""
+
+    def __init__(self, stream: Optional[TextIO], label: str = "") -> None:
+        self.stream, self.label, self.shown = stream, label, -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.stream is None:
+            return
+        pct = 100 * done // max(total, 1)
+        if pct != self.shown:
+            self.shown = pct
+            print(f"\r{self.label}[{'#' * (pct // 4):<25}] {pct:3d}%  {done}/{total} pods", end="",
+                  file=self.stream, flush=True)
+            if done >= total:
+                print(file=self.stream, flush=True)
+
+
+def run_files(nodes_csv: str, pods_csv: str, policy: str, seed: int, *, tune: float = DEFAULT_TUNE_RATIO,
+              progress: Optional[ProgressFn] = None) -> ExperimentResult:
+    """:func:`run_experiment` on an openb node list and pod list (OpenbError names a bad cell)."""
+    from pathlib import Path
+
+    from .openb import load_nodes, load_pods
+
+    nodes, pods = load_nodes(nodes_csv), load_pods(pods_csv)
+    return run_experiment(nodes, pods, policy, seed, tune=tune, progress=progress, workload=Path(pods_csv).stem)
+
+
+def summary(result: ExperimentResult) -> str:
+    """A few lines on an experiment: pods, failures, allocation at 100% and at the last point."""
+    curve = result.curve()
+    last = max(curve) if curve else 0
+    placed = len(result.outcomes) - len(result.failed())
+    return (f"{result.policy} (seed {result.seed}): {len(result.outcomes)} pods arrived, {placed} placed, "
+            f"{len(result.failed())} did not fit; {result.total_gpus} GPUs\n"
+            f"GPU allocation: {curve.get(100, float('nan')):.2f}% at 100% arrived, "
+            f"{curve.get(last, float('nan')):.2f}% at {last}%")

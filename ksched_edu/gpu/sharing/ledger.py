@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...api.types import Node
-from .gpushare_utils import (DEV_ID_SEP, MILLI, get_gpu_count_of_node, get_gpu_model_of_node,
+from .gpushare_utils import (DEV_ID_SEP, MILLI, get_gpu_count_of_node, get_gpu_milli_of_node, get_gpu_model_of_node,
                              gpu_id_str_to_int_list)
 
 
@@ -80,6 +80,7 @@ class GpuNodeInfo:
     def __init__(self, node: Node) -> None:
         self.name = node.metadata.name
         self.gpu_count = get_gpu_count_of_node(node)
+        self.gpu_milli = get_gpu_milli_of_node(node)  # 0 on a node that does not share GPUs
         self.model = get_gpu_model_of_node(node)
         self.devs = [DeviceInfo(i, self.model) for i in range(self.gpu_count)]
         self.pod_gpus: dict[str, tuple[str, list[int], int, str]] = {}  # uid -> (key, GPU ids, milli, affinity)
@@ -98,10 +99,7 @@ class GpuNodeInfo:
 
     def allocate_gpu_id(self, req_gpu_num: int, req_gpu_milli: int, preset_id: str = "") -> tuple[str, bool]:
         """open-gpu-share's GPU choice: ``("2", True)``, ``("0-1", True)``, or ``("", False)``."""
-        if req_gpu_milli <= 0 or req_gpu_num <= 0:
-            return "", False
-        idle = self.get_idle_gpus()
-        if not idle:
+        if req_gpu_milli <= 0 or req_gpu_num <= 0 or not self.devs:
             return "", False
         if preset_id:  # the pod names its GPUs already: check that they have room
             try:
@@ -109,17 +107,18 @@ class GpuNodeInfo:
             except ValueError:
                 idl = []  # upstream: logs "invalid GPU ID" and allocates as usual
             if idl:
-                for dev_id in idl:
-                    if dev_id not in idle or idle[dev_id] < req_gpu_milli:
-                        return "", False
+                idle = self.get_idle_gpus()
+                if any(dev_id not in idle or idle[dev_id] < req_gpu_milli for dev_id in idl):
+                    return "", False
                 return preset_id, True
-        if req_gpu_num == 1:  # tightest GPU that fits, first in device order on a tie
-            cand, cand_milli = "", 0
-            for dev_id in range(len(self.devs)):
-                left = idle.get(dev_id)
-                if left is not None and left >= req_gpu_milli and (cand == "" or left < cand_milli):
-                    cand, cand_milli = str(dev_id), left
-            return cand, cand != ""
+        if req_gpu_num == 1:  # the tightest GPU that fits, the first in device order on a tie
+            cand, cand_left = -1, 0
+            for dev in self.devs:
+                left = MILLI - dev.used_milli
+                if left >= req_gpu_milli and (cand == -1 or left < cand_left):
+                    cand, cand_left = dev.idx, left
+            return (str(cand), True) if cand != -1 else ("", False)
+        idle = self.get_idle_gpus()
         # Several GPUs: walk the devices once, taking a GPU as often as it still fits the request.
         chosen: list[int] = []
         dev_id = 0
@@ -138,13 +137,13 @@ class GpuNodeInfo:
         """Write a pod on its GPUs (all or nothing); False when it names no GPU of this node."""
         if not gpu_ids or any(i < 0 or i >= len(self.devs) for i in gpu_ids):
             return False
-        self.remove_pod(uid)
         per_dev = Counter(gpu_ids)
         for i, n in per_dev.items():
             dev = self.devs[i]
-            if dev.used_milli + n * milli > MILLI:
-                raise LedgerError(f"GPU {i} of node {self.name} has {MILLI - dev.used_milli}m left, "
-                                  f"pod {key} asks for {n * milli}m")
+            left = MILLI - dev.used_milli + dev.pods.get(uid, ("", 0))[1]  # an update frees the old share first
+            if n * milli > left:
+                raise LedgerError(f"GPU {i} of node {self.name} has {left}m left, pod {key} asks for {n * milli}m")
+        self.remove_pod(uid)
         for i, n in per_dev.items():
             self.devs[i].add_pod(uid, key, n * milli)
         self.pod_gpus[uid] = (key, list(gpu_ids), milli, affinity)
@@ -197,10 +196,14 @@ class GpuLedger:
             gpu_ids = gpu_id_str_to_int_list(gpu_id)
         except ValueError as err:
             raise LedgerError(f"pod {key}: bad GPU id {gpu_id!r}: {err}") from None
-        self.remove_pod(uid)
         info = self.get_gpu_node_info(node)
+        if self.known_pods.get(uid, info.name) != info.name:
+            self.remove_pod(uid)  # the pod moves to another node
+        held = info.pod_gpus.get(uid)
         if not info.add_or_update_pod(uid, key, gpu_ids, milli, affinity):
             raise LedgerError(f"pod {key}: node {info.name} has no GPU {gpu_id!r}")
+        if held is not None:
+            self.used_gpu_milli -= held[2] * len(held[1])
         self.known_pods[uid] = info.name
         self.used_gpu_milli += milli * len(gpu_ids)
         return True

@@ -23,8 +23,7 @@ from ...framework.types import NodeInfo
 from .args import EXT_GPU_DIM, NORM_BY_MAX, NORM_BY_NODE, NORM_BY_POD, SEPARATE_GPU_DIM_AND_DIVIDE_OTHER_DIM, \
     SEPARATE_GPU_DIM_AND_SHARE_OTHER_DIM
 from .gpushare_utils import (MAX_SPEC_CPU, MAX_SPEC_GPU, MILLI, get_gpu_count_from_pod_annotation,
-                             get_gpu_count_of_node, get_gpu_milli_from_pod_annotation,
-                             get_gpu_model_from_pod_annotation, get_gpu_model_of_node, is_gpu_sharing_node)
+                             get_gpu_milli_from_pod_annotation, get_gpu_model_from_pod_annotation)
 from .ledger import GpuLedger
 from .resource import NodeResource, PodResource, SchedulingMatchGroup
 
@@ -77,18 +76,16 @@ class PodResourceMemo:
 
 def get_node_resource_via_node_info(node_info: NodeInfo, ledger: GpuLedger) -> NodeResource:
     """What the node has left: CPU from the scheduler's NodeInfo, GPUs from the ledger."""
-    node = node_info.node()
     capacity = node_info.allocatable.milli_cpu
-    if is_gpu_sharing_node(node):
-        gpu = ledger.get_gpu_node_info(node)
+    gpu = ledger.get_gpu_node_info(node_info.node())  # the node's GPU count, milli and model, read once
+    if gpu.gpu_milli > 0:  # a GPU-sharing node
         left = gpu.milli_gpu_left_list()
         affinity = dict(gpu.affinity)
     else:
         left, affinity = [], {}
     return NodeResource(node_name=node_info.name, milli_cpu_left=capacity - node_info.requested.milli_cpu,
-                        milli_cpu_capacity=capacity, milli_gpu_left_list=left,
-                        gpu_number=get_gpu_count_of_node(node), gpu_type=get_gpu_model_of_node(node),
-                        gpu_affinity=affinity)
+                        milli_cpu_capacity=capacity, milli_gpu_left_list=left, gpu_number=gpu.gpu_count,
+                        gpu_type=gpu.model, gpu_affinity=affinity)
 
 
 class NodeResourceCache:
@@ -103,13 +100,12 @@ class NodeResourceCache:
 
     def get(self, node_info: NodeInfo) -> NodeResource:
         gpu = self.ledger.nodes.get(node_info.name)
-        version = gpu.version if gpu is not None else -1
         hit = self._cache.get(node_info.name)
-        if hit is not None and hit[0] == node_info.generation and hit[1] == version:
+        if hit is not None and gpu is not None and hit[0] == node_info.generation and hit[1] == gpu.version:
             return hit[2]
         res = get_node_resource_via_node_info(node_info, self.ledger)
-        gpu = self.ledger.nodes.get(node_info.name)  # made on first use
-        self._cache[node_info.name] = (node_info.generation, gpu.version if gpu is not None else -1, res)
+        gpu = self.ledger.nodes[node_info.name]  # made on first use
+        self._cache[node_info.name] = (node_info.generation, gpu.version, res)
         return res
 
 
@@ -118,7 +114,7 @@ def get_node_resource_via_handle_and_name(handle: object, node_name: str, cache:
     """The node's NodeResource from the snapshot the handle lends; None when the node is unknown."""
     try:
         node_info = handle.snapshot_shared_lister().node_infos().get(node_name)  # type: ignore[attr-defined]
-    except Exception:  # upstream: any lister error means "no such node"
+    except KeyError:  # the lister's "nodeinfo not found"
         return None
     if node_info is None or node_info.node() is None:
         return None

@@ -12,6 +12,10 @@ Deviations:
 - Time is the simulation's virtual clock, read from the API server client the
   framework hands out (``handle.client().clock``); without one it stands at 0.
   Permit timeouts are seconds (float), not Durations.
+- ``less`` compares a group's creationTimestamp with the queue's virtual
+  timestamps; the simulation puts the dates of the cluster file's PodGroups on
+  its clock, before 0 (``sim.simulation.date_before_start``), as in a real
+  cluster where such a group is older than every pod the scheduler queues.
 - No event handler for PodGroup objects: the PodGroup add/update event the
   plugin registers is never raised by this project's informers, so it only
   documents what upstream listens to.

@@ -5,6 +5,10 @@ limits cpu or memory, Guaranteed when every container (init containers too)
 limits both and the requests equal the limits, Burstable otherwise. The
 kubelet gives exclusive CPUs and NUMA-pinned memory only to Guaranteed pods,
 which is why the NodeResourceTopologyMatch plugin asks.
+
+Deviations:
+- Pods here carry no ``status.qosClass``; the class is computed from the spec,
+  which is the value kube-apiserver would have stored at creation.
 """
 from __future__ import annotations
 

@@ -3,11 +3,8 @@
 Two resource helpers: a framework ``Resource`` (a NodeInfo's allocatable)
 back to a ResourceList, and a pod's effective request, the larger of the sum
 of its app containers and the largest of its init containers, resource by
-resource.
-
-Deviations:
-- Sidecar (restartable) init containers count like any init container, as
-  upstream's helper does at this commit.
+resource (at this commit a restartable "sidecar" init container counts like
+any other init container).
 """
 from __future__ import annotations
 

@@ -18,6 +18,7 @@ Deviations:
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Optional
 
 from ....api.types import Pod
@@ -41,6 +42,7 @@ class FGDScorePlugin:
         self.handle = handle
         self.ctx = ctx
         self.memo: dict[tuple[NodeResourceFlat, int, PodResource], int] = ctx.score_memo(NAME)
+        self._flat: dict[str, tuple[NodeResource, NodeResourceFlat]] = {}  # node -> its last state and key
 
     def name(self) -> str:
         return NAME
@@ -56,7 +58,10 @@ class FGDScorePlugin:
             return MIN_NODE_SCORE, new_status(
                 Code.Error, f"Node ({node_name}) {node_res.repr()} does not match GPU type request of pod "
                             f"{pod_res.repr()}\n")
-        key = (node_res.flatten("fgd"), node_res.gpu_number, pod_res)
+        flat = self._flat.get(node_name)
+        if flat is None or flat[0] is not node_res:
+            flat = self._flat[node_name] = (node_res, node_res.flatten("fgd"))
+        key = (flat[1], node_res.gpu_number, pod_res)
         score = self.memo.get(key)
         if score is None:
             score, _ = calculate_gpu_share_frag_extend_score(node_res, pod_res, self.ctx.typical_pods,
@@ -70,27 +75,47 @@ class FGDScorePlugin:
         return None
 
 
-def calculate_gpu_share_frag_extend_score(node_res: NodeResource, pod_res: PodResource,
-                                          typical_pods: TargetPodList,
-                                          memo: Optional[dict] = None) -> tuple[int, str]:
-    """(FGD score, GPU ids): how much placing the pod here lowers the node's fragmentation."""
+@dataclass(frozen=True)
+class Placement:
+    """One way FGD imagines the pod on the node: on which GPU(s), the fragmentation after, the score."""
+
+    gpu_id: str
+    before: float  # the node's fragmentation amount now (milli GPU)
+    after: float  # ... once the pod is there
+    score: int  # sigmoid((before - after) / 1000) * 100
+
+
+def gpu_share_frag_placements(node_res: NodeResource, pod_res: PodResource, typical_pods: TargetPodList,
+                              memo: Optional[dict] = None) -> list[Placement]:
+    """Every placement FGD weighs: each GPU with room for a shared request, else the pod's whole GPUs."""
     before = node_gpu_share_frag_amount_score(node_res, typical_pods, memo)
+
+    def placement(gpu_id: str, after_res: NodeResource) -> Placement:
+        after = node_gpu_share_frag_amount_score(after_res, typical_pods, memo)
+        return Placement(gpu_id, before, after, int(sigmoid((before - after) / 1000) * float(MAX_NODE_SCORE)))
+
     if pod_res.gpu_number == 1 and pod_res.milli_gpu < MILLI:  # a share of one GPU: try each GPU
-        score, gpu_id = 0, ""
+        out = []
         for i, left in enumerate(node_res.milli_gpu_left_list):
             if left >= pod_res.milli_gpu:
                 after_res = node_res.copy()
                 after_res.milli_cpu_left -= pod_res.milli_cpu
                 after_res.milli_gpu_left_list[i] -= pod_res.milli_gpu
-                after = node_gpu_share_frag_amount_score(after_res, typical_pods, memo)
-                frag_score = int(sigmoid((before - after) / 1000) * float(MAX_NODE_SCORE))
-                if gpu_id == "" or frag_score > score:
-                    score, gpu_id = frag_score, str(i)
-        return score, gpu_id
+                out.append(placement(str(i), after_res))
+        return out
     after_res, _ = node_res.sub(pod_res)  # whole GPUs (or none): tightest fit, as the measure imagines it
-    after = node_gpu_share_frag_amount_score(after_res, typical_pods, memo)
-    gpu_id = allocate_exclusive_gpu_id(node_res, pod_res)
-    return int(sigmoid((before - after) / 1000) * float(MAX_NODE_SCORE)), gpu_id
+    return [placement(allocate_exclusive_gpu_id(node_res, pod_res), after_res)]
+
+
+def calculate_gpu_share_frag_extend_score(node_res: NodeResource, pod_res: PodResource,
+                                          typical_pods: TargetPodList,
+                                          memo: Optional[dict] = None) -> tuple[int, str]:
+    """(FGD score, GPU ids): the best placement, the first GPU among equals; (0, "") when none fits."""
+    score, gpu_id = 0, ""
+    for p in gpu_share_frag_placements(node_res, pod_res, typical_pods, memo):
+        if gpu_id == "" or p.score > score:
+            score, gpu_id = p.score, p.gpu_id
+    return score, gpu_id
 
 
 def allocate_gpu_id_based_on_fgd_score(node_res: NodeResource, pod_res: PodResource, _cfg: GpuPluginArgs,

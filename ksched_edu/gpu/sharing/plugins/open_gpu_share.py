@@ -26,8 +26,7 @@ from ....framework.interface import Code, Status, new_status
 from ....framework.types import NodeInfo
 from ..args import SEL_BEST_FIT_GPU, SEL_RANDOM_GPU, SEL_WORST_FIT_GPU, GpuPluginArgs, OpenGpuShareArgs, \
     decode_args
-from ..gpushare_utils import MILLI, get_gpu_count_of_node, get_gpu_id_from_annotation, get_gpu_model_of_node, \
-    gpu_affinity, gpu_id_str_to_int_list
+from ..gpushare_utils import MILLI, get_gpu_id_from_annotation, gpu_affinity, gpu_id_str_to_int_list
 from ..resource import NodeResource, PodResource, TargetPodList, allocate_exclusive_gpu_id
 from ..utils import get_node_resource_via_handle_and_name, is_node_accessible_to_pod_by_type
 from .plugin_utils import SharingContext
@@ -48,12 +47,11 @@ class GpuSharePlugin:
         pod_res = self.ctx.pod_resources.get(pod)
         if pod_res.milli_gpu <= 0:  # asks for no GPU
             return None
-        node = node_info.node()
-        if get_gpu_count_of_node(node) == 0:
+        gpu_node = self.ctx.ledger.get_gpu_node_info(node_info.node())  # count and model read once per node
+        if gpu_node.gpu_count == 0:
             return new_status(Code.Unschedulable, "Node:" + node_info.name)
-        if not is_node_accessible_to_pod_by_type(get_gpu_model_of_node(node), pod_res.gpu_type):
+        if not is_node_accessible_to_pod_by_type(gpu_node.model, pod_res.gpu_type):
             return new_status(Code.Unschedulable, "Node:" + node_info.name)
-        gpu_node = self.ctx.ledger.get_gpu_node_info(node)
         _, found = gpu_node.allocate_gpu_id(pod_res.gpu_number, pod_res.milli_gpu, get_gpu_id_from_annotation(pod))
         if not found:
             return new_status(Code.Unschedulable, "Node:" + node_info.name)

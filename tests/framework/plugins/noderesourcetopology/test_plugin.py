@@ -215,4 +215,5 @@ def test_case_command_reports_bad_args_as_config_error(tmp_path):
 
 def test_case_command_reports_a_bad_nrt(tmp_path):
     out = _case(tmp_path, CLUSTER.replace("available: '6'", "available: 'six'"))
-    assert "NodeResourceTopology n2: zones[0].resources[0].available: quantities must match" in out["error"]
+    assert out["error"].startswith(str(tmp_path / "cluster.yaml") + ": NodeResourceTopology n2: "
+                                   "zones[0].resources[0].available: quantities must match")

@@ -1,0 +1,146 @@
+"""Checks for chapter 08 (GPU topology: NVLink, PCIe, NUMA, and the GPUTopology plugin).
+
+``check_best_pair`` schedules a 2-GPU job on an idle DGX-1 and reads, from
+the trace, which GPUs GPUTopology reserved; ``check_fast_links_only`` runs a
+learner's pod annotations through GPUTopology's Filter on every node of the
+GPU lab; ``check_idle_gpus`` counts, from the trace of the spreading run, the
+GPUs left idle while the 8-GPU job waits.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
+
+LAB = "data/clusters/gpu-lab.yaml"
+PACKING = "data/clusters/gpu-packing.yaml"
+NVSWITCH_NODES = ("a100-a", "h100-a", "h200-a")
+BIG_JOB = "default/job-7"
+
+
+def _run(cluster: Any, strategy: str = "Binpack") -> tuple[Any, Any]:
+    from ksched_edu.gpu import plugins
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import Recorder
+
+    rec = Recorder()
+    sim = Simulation(cluster, plugins.scheduler_config(strategy), seed=1, recorder=rec,
+                     registry=plugins.full_registry())
+    sim.run()
+    return sim, rec
+
+
+def _gpu_pod(name: str, gpus: int, annotations: dict[str, str]) -> Any:
+    from ksched_edu.api.loader import load_objects
+
+    lines = [f"    {k}: {v!r}" for k, v in annotations.items()]
+    text = (f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\n  namespace: default\n"
+            + ("  annotations:\n" + "\n".join(lines).replace("'", '"') + "\n" if lines else "")
+            + f"spec:\n  containers:\n  - name: main\n    image: pytorch\n    resources:\n      limits:\n"
+              f"        nvidia.com/gpu: \"{gpus}\"\n")
+    return load_objects(text)[0]
+
+
+def _cluster_with(path: str, *pods: Any) -> Any:
+    from ksched_edu.api.defaults import apply_defaults
+    from ksched_edu.api.loader import load_cluster
+
+    cluster = load_cluster(project_path(path))
+    cluster.pods.extend(pods)
+    return apply_defaults(cluster)
+
+
+def reserved_gpus(sim_recorder: Any, pod: str) -> tuple[int, ...]:
+    """The GPU ids the trace says GPUTopology reserved for ``pod`` (its last reservation)."""
+    from ksched_edu.trace import GPUAllocationEvent
+
+    found = [e.gpus for e in sim_recorder.of(GPUAllocationEvent) if e.pod == pod and e.kind == "reserve"]
+    return found[-1] if found else ()
+
+
+def check_best_pair(answer: Any) -> bool:
+    """Which two GPUs of an idle DGX-1 does GPUTopology give a 2-GPU job?"""
+    if is_unanswered(answer):
+        return failed("no answer yet.", hint="set `answer` to a pair of GPU ids, e.g. (0, 1).")
+    try:
+        guess = tuple(sorted(int(g) for g in answer))
+    except (TypeError, ValueError):
+        return failed(f"{answer!r} is not a pair of GPU ids.", hint="write two whole numbers, e.g. (0, 1).")
+    if len(guess) != 2:
+        return failed(f"{answer!r} does not name two GPUs.", hint="the job asks for nvidia.com/gpu: 2.")
+    from ksched_edu.api.loader import load_objects
+
+    node = load_objects("apiVersion: v1\nkind: Node\nmetadata:\n  name: dgx1\n  labels:\n"
+                        "    gpu.ksched-edu.io/topology: dgx-1-v100\nstatus:\n  capacity:\n"
+                        "    cpu: \"80\"\n    memory: 512Gi\n    pods: \"110\"\n    nvidia.com/gpu: \"8\"\n")[0]
+    from ksched_edu.api.defaults import apply_defaults
+    from ksched_edu.api.types import Cluster
+
+    _, rec = _run(apply_defaults(Cluster(nodes=[node], pods=[_gpu_pod("pair", 2, {})])))
+    actual = reserved_gpus(rec, "default/pair")
+    if guess == actual:
+        return passed(f"GPUTopology reserved GPUs {actual[0]} and {actual[1]}: the first pair joined by NV2 "
+                      "(two NVLinks, 50 GB/s), the fastest link of a DGX-1.")
+    from ksched_edu.gpu.catalog import TopologyCatalog
+
+    top = TopologyCatalog().get("dgx-1-v100")
+    if max(guess) >= len(top.gpus) or guess[0] == guess[1]:
+        return failed(f"{answer!r} is not two different GPUs of a DGX-1.", hint="GPU ids run from 0 to 7.")
+    theirs, ours = top.link(*guess).label, top.link(*actual).label
+    if theirs == ours:
+        return failed(f"GPU{guess[0]}-GPU{guess[1]} is {theirs} too, as fast as the plugin's pair.",
+                      hint="among equally good pairs (same links, same NUMA node count) the lowest ids win.")
+    return failed(f"GPU{guess[0]}-GPU{guess[1]} is joined by {theirs}; the plugin found a faster pair.",
+                  hint="look along GPU0's row of the matrix for NV2: the search wants the fastest slowest link.")
+
+
+def check_fast_links_only(annotations: Any) -> bool:
+    """Do these annotations make a 4-GPU job feasible on the GPU lab's NVSwitch nodes, and only there?"""
+    from ksched_edu.gpu.plugins.gpu_topology import NAME
+
+    if is_unanswered(annotations) or not isinstance(annotations, dict) or not annotations:
+        return failed("no annotations yet.",
+                      hint="set `annotations` to a dict such as {\"gpu.ksched-edu.io/constraint\": \"nvlink\"}.")
+    pod = _gpu_pod("fast", 4, {str(k): str(v) for k, v in annotations.items()})
+    _, rec = _run(_cluster_with(LAB, pod))
+    pre = [e for e in rec.plugin_events(cycle=1, point="PreFilter") if e.plugin == NAME]
+    if pre and pre[0].code != "Success":
+        return failed(f"GPUTopology refused the pod at PreFilter: {'; '.join(pre[0].reasons)}",
+                      hint="the keys are gpu.ksched-edu.io/constraint and gpu.ksched-edu.io/min-bandwidth.")
+    filters = {e.node: e for e in rec.plugin_events(cycle=1, point="Filter") if e.plugin == NAME}
+    feasible = sorted(n for n, e in filters.items() if e.code == "Success")
+    want = sorted(NVSWITCH_NODES)
+    if feasible == want:
+        return passed(f"only {', '.join(want)} pass GPUTopology's Filter; the others say: "
+                      + "; ".join(sorted({r for e in filters.values() for r in e.reasons})))
+    extra = [n for n in feasible if n not in want]
+    missing = [n for n in want if n not in feasible]
+    if extra:
+        return failed(f"{', '.join(extra)} also pass(es) the Filter.",
+                      hint="NVLink alone lets the DGX-1 quad in (some of its pairs are NV1, 25 GB/s): ask for a "
+                           "minimum bandwidth between every pair instead.")
+    return failed(f"{', '.join(missing)} should pass but is rejected: "
+                  f"{'; '.join(r for n in missing for r in filters[n].reasons)}",
+                  hint="an A100 pair is NV12 (300 GB/s), an H100 pair NV18 (450 GB/s): stay at or below 300.")
+
+
+def idle_gpus_while_waiting(strategy: str = "Spread") -> int:
+    """GPUs held by nobody at the end of the packing run (the trace's last allocations)."""
+    from ksched_edu.gpu.ledger import replay
+
+    sim, rec = _run(_cluster_with(PACKING), strategy)
+    steps = replay(rec.events)
+    held = sum(len(slots) for slots in steps[-1][1].values()) if steps else 0
+    total = sum(int(n.status.capacity["nvidia.com/gpu"].value()) for n in sim.cluster.nodes)
+    return total - held
+
+
+def check_idle_gpus(predicted: Any) -> bool:
+    """While job-7 (8 GPUs) waits in the spreading run, how many GPUs sit idle?"""
+    if is_unanswered(predicted):
+        return failed("no prediction yet.", hint="set `predicted` to a whole number of GPUs.")
+    actual = idle_gpus_while_waiting("Spread")
+    if predicted == actual:
+        return passed(f"{actual} GPUs are idle, yet no node has 8 of them: spreading left every node part-used.")
+    return failed(f"{predicted} is not the number of idle GPUs.",
+                  hint="3 nodes of 8 GPUs; the six jobs placed ask for 2+1+4+1+2+2 GPUs.")

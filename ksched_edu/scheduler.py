@@ -35,7 +35,7 @@ from .schedule_one import (PodsToActivate, ScheduleResult, binding_cycle, handle
                            handle_scheduling_failure, schedule_one)
 from .sim.apiserver import APIServer
 from .sim.clock import VirtualClock
-from .trace import NULL_RECORDER, BindEvent, CycleEvent, Recorder
+from .trace import NULL_RECORDER, BindEvent, CycleEvent, PermitEvent, Recorder
 
 
 class ConfigurationError(Exception):
@@ -154,6 +154,9 @@ class Scheduler:
                                   label=f"bind {info.pod.key}")
             return
         # upstream: WaitOnPermit blocks the binding goroutine; here timers check back.
+        self.record(PermitEvent(self.clock.now, task.cycle, info.pod.key, fwk.profile_name,
+                                result.suggested_host, "wait", tuple(waiting.get_pending_plugins()),
+                                deadline=min(waiting.pending_plugins.values())))
         for plugin, deadline in waiting.pending_plugins.items():
             self.clock.call_at(deadline, lambda p=plugin, w=waiting: self._permit_timeout(task, w, p),
                                label="permit timeout")
@@ -168,15 +171,26 @@ class Scheduler:
             return
         if waiting.status is None and plugin in waiting.pending_plugins:
             waited = _go_duration(waiting.pending_plugins[plugin] - waiting.since)
+            waiting.timed_out = True
             waiting.reject(plugin, f"rejected due to timeout after waiting {waited} at plugin {plugin}")
 
     def _after_permit(self, task: _BindingTask) -> None:
         waiting = task.fwk.waiting_pods.pop(task.info.pod.uid, None)
         status = waiting.status if waiting is not None else new_status(Code.Success)
+        self._record_permit_end(task, waiting, status)
         # A rejected pod is handled at once: no PreBind or Bind call takes the binding latency.
         delay = self.bind_latency if status.is_success() else 0.0
         self.clock.call_later(delay, lambda: self._finish_binding_cycle(task, status),
                               label=f"bind {task.info.pod.key}")
+
+    def _record_permit_end(self, task: _BindingTask, waiting: Optional[WaitingPod], status: Status) -> None:
+        if status.is_success():
+            kind = "allowed"
+        else:
+            kind = "timeout" if waiting is not None and waiting.timed_out else "rejected"
+        self.record(PermitEvent(self.clock.now, task.cycle, task.info.pod.key, task.fwk.profile_name,
+                                task.result.suggested_host, kind, (status.plugin,) if status.plugin else (),
+                                status.message()))
 
     def _finish_binding_cycle(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
         self._binding_in_flight -= 1

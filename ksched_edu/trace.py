@@ -108,6 +108,33 @@ class BindEvent:
         return f"[t={self.time:g}s #{self.cycle}] {self.kind} {self.pod} on {self.node}"
 
 
+@dataclass(frozen=True)
+class PermitEvent:
+    """A pod held at Permit (upstream waiting_pods_map.go): it began to wait, or its wait ended.
+
+    ``kind`` is "wait" (a Permit plugin returned Wait; ``plugins`` lists those it
+    waits for and ``deadline`` when the first of them times out), "allowed" (every
+    plugin allowed it), "rejected" (a plugin rejected it, e.g. Coscheduling's
+    Unreserve or PostFilter releasing a gang) or "timeout" (a plugin's wait ran out).
+    """
+
+    time: float
+    cycle: int
+    pod: str
+    profile: str
+    node: str
+    kind: str  # "wait" | "allowed" | "rejected" | "timeout"
+    plugins: tuple[str, ...] = ()
+    message: str = ""
+    deadline: Optional[float] = None
+
+    def __str__(self) -> str:
+        head = f"[t={self.time:g}s #{self.cycle}] permit {self.kind} {self.pod} on {self.node}"
+        if self.kind == "wait":
+            return head + f" for {', '.join(self.plugins)} (until t={self.deadline:g}s)"
+        return head + (f": {self.message}" if self.message else "")
+
+
 TraceEvent = Any
 
 

@@ -82,6 +82,7 @@ class WaitingPod:
     pending_plugins: dict[str, float]  # plugin -> deadline on the virtual clock
     since: float = 0.0  # when the pod started to wait
     status: Optional[Status] = None  # set once allowed by all or rejected by one
+    timed_out: bool = False  # the rejection came from a plugin's timer running out
     # upstream: the binding goroutine blocks on a channel; here it is called back.
     on_resolve: Optional[Callable[[], None]] = None
 

@@ -17,7 +17,8 @@ from typing import Any, Iterable, Optional, Sequence
 from ..api.types import ObjectMeta, Pod
 from ..framework.types import NodeInfo, PodInfo, QueuedPodInfo
 from ..internal.queue.scheduling_queue import PriorityQueue
-from ..trace import BindEvent, CycleEvent, CycleStateEvent, PluginEvent, PreemptionEvent, QueueEvent, Recorder
+from ..trace import (BindEvent, CycleEvent, CycleStateEvent, PermitEvent, PluginEvent, PreemptionEvent, QueueEvent,
+                     Recorder)
 
 # The extension points a pod meets in one scheduling and binding cycle, in order
 # (pkg/scheduler/framework/interface.go). PreEnqueue runs before a pod is queued
@@ -69,6 +70,7 @@ class CycleRecord:
     events: dict[str, list[PluginEvent]] = field(default_factory=dict)  # point -> calls, in order
     states: dict[str, CycleStateEvent] = field(default_factory=dict)  # "PreFilter"/"PreScore" -> CycleState
     binds: list[BindEvent] = field(default_factory=list)  # assume, bound, forget
+    permits: list[PermitEvent] = field(default_factory=list)  # a wait at Permit and how it ended
     preemption: Optional[PreemptionEvent] = None
     pop: Optional[QueueEvent] = None
     # activeQ just before the pop: (pod, since) in the order the pods entered it.
@@ -122,6 +124,9 @@ def index_cycles(recorder: Any) -> dict[int, CycleRecord]:
         elif isinstance(e, BindEvent):
             if e.cycle in cycles:
                 cycles[e.cycle].binds.append(e)
+        elif isinstance(e, PermitEvent):
+            if e.cycle in cycles:
+                cycles[e.cycle].permits.append(e)
         elif isinstance(e, PreemptionEvent):
             if e.cycle in cycles:
                 cycles[e.cycle].preemption = e
@@ -227,8 +232,9 @@ def score_weights(plugins: Sequence[str], rows: Sequence[ScoreRow]) -> dict[str,
 # Where a pod can be, as the views name the parts of the queue (scheduling_queue.go).
 QUEUES = ("activeQ", "backoffQ", "unschedulable", "inFlight", "bound")
 _QUEUE_OF = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulable", "InFlight": "inFlight"}
-# The finer state a timeline draws: in flight splits into scheduling and binding.
-PHASES = ("activeQ", "backoffQ", "unschedulable", "scheduling", "binding", "bound")
+# The finer state a timeline draws: in flight splits into scheduling, waiting at
+# Permit (assumed on its node, held by a Permit plugin) and binding.
+PHASES = ("activeQ", "backoffQ", "unschedulable", "scheduling", "waiting", "binding", "bound")
 
 
 @dataclass(frozen=True)
@@ -323,6 +329,19 @@ def queue_moves(recorder: Any) -> list[QueueMove]:
                      note=f"cycle #{e.cycle} chose {e.node}; assumed there, binding")
             else:
                 move(e.time, e.pod, "inFlight", e.kind, phase="scheduling", note=f"cycle #{e.cycle}: {e.kind}")
+        elif isinstance(e, PermitEvent):
+            if state.get(e.pod) != "inFlight":
+                continue
+            if e.kind == "wait":
+                move(e.time, e.pod, "inFlight", "permit wait", phase="waiting",
+                     note=f"assumed on {e.node}, waiting at Permit for {', '.join(e.plugins)} "
+                          f"(until t={e.deadline:g}s)")
+            elif e.kind == "allowed":
+                move(e.time, e.pod, "inFlight", "permit allowed", phase="binding",
+                     note=f"allowed at Permit; binding to {e.node}")
+            else:
+                move(e.time, e.pod, "inFlight", f"permit {e.kind}", phase="scheduling",
+                     note=f"{'timed out' if e.kind == 'timeout' else 'rejected'} at Permit: {e.message}")
         elif isinstance(e, BindEvent) and e.kind in ("bound", "forget"):
             if e.kind == "bound":
                 move(e.time, e.pod, "bound", "bound", phase="bound", note=f"bound to {e.node}")
@@ -409,6 +428,41 @@ def pod_phases(recorder: Any) -> list[Phase]:
             open_[m.pod] = (m.phase, m.time)
     phases += [Phase(pod, phase, start, None) for pod, (phase, start) in open_.items()]
     return sorted(phases, key=lambda p: (p.start, p.pod))
+
+
+# --- waits at Permit ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PermitWait:
+    """One pod's wait at Permit: where it was assumed, for which plugins, and how the wait ended.
+
+    ``outcome`` is "allowed", "rejected", "timeout", or "waiting" when the trace
+    ends before the wait does (then ``end`` is None).
+    """
+
+    pod: str
+    cycle: int
+    node: str
+    plugins: tuple[str, ...]
+    start: float
+    deadline: float
+    end: Optional[float] = None
+    outcome: str = "waiting"
+    message: str = ""
+
+
+def permit_waits(recorder: Any) -> list[PermitWait]:
+    """Every wait at Permit in the trace, in the order the waits began (upstream waitingPodsMap's life)."""
+    waits: dict[int, PermitWait] = {}
+    for e in recorder_of(recorder).of(PermitEvent):
+        if e.kind == "wait":
+            waits[e.cycle] = PermitWait(e.pod, e.cycle, e.node, e.plugins, e.time, e.deadline or e.time)
+        elif e.cycle in waits:
+            w = waits[e.cycle]
+            waits[e.cycle] = PermitWait(w.pod, w.cycle, w.node, w.plugins, w.start, w.deadline, e.time, e.kind,
+                                        e.message)
+    return list(waits.values())
 
 
 # --- backoff, from the queue itself ------------------------------------------------------

@@ -1,9 +1,10 @@
-"""Pods on the virtual clock: queued, scheduling, binding, bound.
+"""Pods on the virtual clock: queued, scheduling, waiting at Permit, binding, bound.
 
 Upstream: the phases a pod goes through in pkg/scheduler — waiting in one of
 the scheduling queue's parts (internal/queue/scheduling_queue.go), its
 scheduling cycle (schedule_one.go schedulingCycle), its binding cycle (the
-goroutine of bindingCycle; here a step on the virtual clock) and bound. The
+goroutine of bindingCycle; here a step on the virtual clock), which begins
+with WaitOnPermit for a pod a Permit plugin holds, and bound. The
 phases are read off the recorded queue, cycle and bind events
 (:func:`ksched_edu.viz.readers.pod_phases`). A scheduling cycle takes no
 virtual time, so it shows as a tick.
@@ -16,7 +17,7 @@ from ._figure import new_axes
 from .readers import PHASES, pod_phases, recorder_of
 
 PHASE_COLOURS = {"activeQ": "#1f77b4", "backoffQ": "#ff7f0e", "unschedulable": "#d62728",
-                 "scheduling": "#9467bd", "binding": "#2ca02c", "bound": "#c7c7c7"}
+                 "scheduling": "#9467bd", "waiting": "#e6b800", "binding": "#2ca02c", "bound": "#c7c7c7"}
 
 
 def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any] = None) -> Any:
@@ -51,5 +52,5 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: PHASES.index(labels[i]))
     ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper center",
-              bbox_to_anchor=(0.5, -0.18 if len(pods) < 5 else -0.08), ncol=6, fontsize=8, frameon=False)
+              bbox_to_anchor=(0.5, -0.18 if len(pods) < 5 else -0.08), ncol=len(PHASES), fontsize=8, frameon=False)
     return fig

@@ -14,4 +14,5 @@ from .queue_explorer import QueueExplorer
 from .preemption import PreemptionExplorer
 from .topology import TopologyStepper, show_gpu_topology
 
-__all__ = ["CycleStepper", "QueueExplorer", "ClusterView", "show_cycle"]
+__all__ = ["CycleStepper", "QueueExplorer", "ClusterView", "PreemptionExplorer", "TopologyStepper", "show_cycle",
+           "show_gpu_topology"]

@@ -19,6 +19,9 @@ What it shows and where upstream does it (kubernetes pkg/scheduler, v1.30):
   totals that selectHost compares (RunScorePlugins, schedule_one.go selectHost).
 - Reserve, Permit: RunReservePluginsReserve / RunPermitPlugins, after the pod was
   assumed in the cache (schedule_one.go assume); Unreserve calls are listed under Reserve.
+  A pod a Permit plugin holds (Coscheduling's gang) shows its wait and how it
+  ended: allowed, rejected or timed out (framework/runtime/waiting_pods_map.go,
+  WaitOnPermit at the start of bindingCycle).
 - PreBind, Bind, PostBind: the binding cycle (schedule_one.go bindingCycle), later
   on the virtual clock.
 
@@ -110,6 +113,9 @@ def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
 def outcome(record: CycleRecord) -> str:
     """How the cycle ended; a Reserve or Permit rejection after the pod was assumed is named as such."""
     sm = record.summary
+    ended = next((p for p in record.permits if p.kind in ("rejected", "timeout")), None)
+    if ended is not None:
+        return "timed out at Permit" if ended.kind == "timeout" else "rejected at Permit"
     if sm.outcome in ("unschedulable", "error") and record.bind_event("forget") is not None:
         at = next((p for p in ("Reserve", "Permit") if _failed(record.calls(p))), "")
         if at:
@@ -294,8 +300,37 @@ def _permit(r: CycleRecord) -> PointView:
                                                   "allowed and goes on to the binding cycle.")
         return PointView("Permit", False, note=_not_reached(r, "Permit"))
     text = "Permit plugins approve the pod, reject it, or make it wait (Wait) before the binding cycle."
-    return PointView("Permit", True, _failed(calls), text,
-                     [_plugin_section("Permit plugins", calls, node=True)])
+    sections = [_plugin_section("Permit plugins", calls, node=True)]
+    if r.permits:
+        text += " " + _wait_story(r)
+        sections.append(_wait_section(r))
+    failed = _failed(calls) or any(p.kind in ("rejected", "timeout") for p in r.permits)
+    return PointView("Permit", True, failed, text, sections)
+
+
+def _wait_story(r: CycleRecord) -> str:
+    """One sentence on the pod's wait at Permit, from its PermitEvents."""
+    wait = next((p for p in r.permits if p.kind == "wait"), None)
+    end = next((p for p in r.permits if p.kind != "wait"), None)
+    if wait is None:
+        return ""
+    text = (f"The pod waited on {wait.node} from t={wait.time:g}s for {', '.join(wait.plugins)} "
+            f"(its timer would end the wait at t={wait.deadline:g}s)")
+    if end is None:
+        return text + " and was still waiting when the trace was read."
+    verdict = {"allowed": "was allowed", "rejected": "was rejected", "timeout": "timed out"}[end.kind]
+    text += f"; at t={end.time:g}s it {verdict}"
+    return text + (f": {end.message}." if end.message else ".")
+
+
+def _wait_section(r: CycleRecord) -> Section:
+    s = Section("Waiting at Permit", ["time (s)", "event", "node", "plugins", "message"])
+    for p in r.permits:
+        row = {"time (s)": p.time, "event": p.kind, "node": p.node, "plugins": ", ".join(p.plugins),
+               "message": p.message}
+        s.add(row, cells={"event": "ksched-rejected", "message": "ksched-rejected"}
+              if p.kind in ("rejected", "timeout") else None)
+    return s
 
 
 def _binding(r: CycleRecord, point: str) -> PointView:
@@ -307,7 +342,13 @@ def _binding(r: CycleRecord, point: str) -> PointView:
     if not calls:
         if reached:
             return PointView(point, True, note=f"No {point} plugin is enabled in this profile.")
+        if outcome(r) in ("rejected at Permit", "timed out at Permit"):
+            return PointView(point, False, note=f"Not reached: the pod's wait at Permit ended without an allow "
+                                                f"({outcome(r)}); the binding cycle unreserved it.")
         if r.summary.outcome == "scheduled" and not started and forget is None:
+            if r.permits and all(p.kind == "wait" for p in r.permits):
+                return PointView(point, False, note="Not reached yet: the pod is still waiting at Permit "
+                                                    "(run the simulation further, then refresh()).")
             return PointView(point, False, note="The binding cycle has not run yet: it runs later on the "
                                                 "virtual clock (run the simulation further, then refresh()).")
         if forget is not None and r.summary.outcome == "scheduled":

@@ -25,7 +25,7 @@ from ksched_edu.framework.interface import Code, new_status
 from ksched_edu.framework.plugins.registry import new_in_tree_registry
 from ksched_edu.framework.runtime import merge_registries
 from ksched_edu.sim.simulation import Simulation
-from ksched_edu.trace import BindEvent, PluginEvent, QueueEvent, Recorder
+from ksched_edu.trace import BindEvent, PermitEvent, PluginEvent, QueueEvent, Recorder
 from tests.builders import make_node, make_pod
 
 pytestmark = pytest.mark.ch05
@@ -126,6 +126,10 @@ def test_permit_wait_times_out_with_upstream_message():
     assert placement.node is None
     assert placement.message == "0/1 nodes are available: 1 rejected due to timeout after waiting 3s at plugin A."
     assert "unreserve A" in log
+    wait, timeout = rec.of(PermitEvent)[:2]
+    assert (wait.kind, wait.plugins, wait.deadline) == ("wait", ("A",), pytest.approx(wait.time + 3.0))
+    assert (timeout.kind, timeout.time, timeout.message) == (
+        "timeout", pytest.approx(wait.time + 3.0), "rejected due to timeout after waiting 3s at plugin A")
 
 
 def test_permit_wait_then_allow_binds():
@@ -137,6 +141,7 @@ def test_permit_wait_then_allow_binds():
     sim.run()
     assert sim.placements()[0].node == "n0"
     assert "unreserve A" not in log
+    assert [(e.time, e.kind) for e in rec.of(PermitEvent)] == [(pytest.approx(0.001), "wait"), (1.0, "allowed")]
 
 
 def test_unschedulable_pod_moves_back_when_a_node_is_added():

@@ -5,7 +5,8 @@ import pytest
 
 from ksched_edu.trace import Recorder
 from ksched_edu.viz.readers import (QueueMove, QueueReplay, backoff_durations, filter_rows, format_amount,
-                                    index_cycles, pod_phases, queue_moves, read_cycle, score_rows, score_weights)
+                                    index_cycles, permit_waits, pod_phases, queue_moves, read_cycle, score_rows,
+                                    score_weights)
 
 
 BACKOFF_CASES = [
@@ -101,3 +102,16 @@ def test_pod_phases_of_big(crowded_sim):
 ])
 def test_format_amount(resource, amount, text):
     assert format_amount(resource, amount) == text
+
+
+# --- waits at Permit (Coscheduling; chapter 06) ------------------------------------------
+
+@pytest.mark.ch06
+def test_permit_waits_and_the_waiting_phase(gang_timeout_sim):
+    waits = [w for w in permit_waits(gang_timeout_sim) if w.start == 0.0]
+    assert [(w.pod, w.outcome, w.end) for w in waits] == [(f"default/train-{i}", "timeout", 30.0) for i in range(6)]
+    assert waits[0].message == "rejected due to timeout after waiting 30s at plugin Coscheduling"
+    phases = [(p.phase, p.start, p.end) for p in pod_phases(gang_timeout_sim) if p.pod == "default/train-0"]
+    assert ("waiting", 0.0, 30.0) in phases
+    # Still waiting when the trace ends (t=45): the second wait began at t=30.
+    assert {w.outcome for w in permit_waits(gang_timeout_sim) if w.start == 30.0} == {"waiting"}

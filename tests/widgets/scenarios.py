@@ -11,19 +11,28 @@ default/b2 (1 CPU), with a binding latency so the binding cycle is visible:
     t=1      n4 added: big moves unschedulable -> backoffQ on NodeAdd
     t=2      big's backoff ends: backoffQ -> activeQ; cycle #4 big -> n4
     t=2.5    big bound
+
+``gang_cluster(config)`` is data/workloads/gang.yaml on data/clusters/gpu-six.yaml
+(8 pods of PodGroup default/train, one GPU each, 6 GPUs free) under one of the
+Coscheduling configurations of data/configs/; ``only_the_gang`` drops the web
+pods and the node that arrives at t=60.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
 from ksched_edu.api.loader import load_cluster
-from ksched_edu.config.loader import default_config
+from ksched_edu.config.loader import default_config, load_config
+from ksched_edu.framework.plugins.registry import new_registry_with_out_of_tree
 from ksched_edu.sim.simulation import Simulation
+from ksched_edu.sim.workload import Workload, load_workload
 from ksched_edu.trace import Recorder
 from tests.builders import make_node, make_pod
 
 ROOT = Path(__file__).resolve().parents[2]
 THREE_NODES = ROOT / "data" / "clusters" / "three-nodes.yaml"
+GPU_SIX = ROOT / "data" / "clusters" / "gpu-six.yaml"
+GANG = ROOT / "data" / "workloads" / "gang.yaml"
 
 
 def _pending(name: str, cpu: str):
@@ -45,4 +54,14 @@ def crowded_cluster() -> Simulation:
     sim.run(until=1.0)
     sim.api.create(make_node().name("n4").capacity(cpu="16", memory="32Gi", pods="110").obj())
     sim.run(until=5.0)
+    return sim
+
+
+def gang_cluster(config: str, *, only_the_gang: bool = False, until: float | None = None) -> Simulation:
+    workload = load_workload([GPU_SIX, GANG])
+    if only_the_gang:
+        workload = Workload(workload.initial, [e for e in workload.events if e.obj.metadata.name.startswith("train")])
+    sim = Simulation.from_workload(workload, load_config(ROOT / "data" / "configs" / config), seed=1,
+                                   recorder=Recorder(), registry=new_registry_with_out_of_tree())
+    sim.run(until=until)
     return sim

@@ -14,7 +14,7 @@ from ksched_edu.framework.interface import Code, new_status  # noqa: E402
 from ksched_edu.framework.plugins.registry import new_in_tree_registry  # noqa: E402
 from ksched_edu.sim.simulation import Simulation  # noqa: E402
 from ksched_edu.trace import PluginEvent, Recorder  # noqa: E402
-from ksched_edu.viz.readers import CYCLE_POINTS  # noqa: E402
+from ksched_edu.viz.readers import CYCLE_POINTS, permit_waits  # noqa: E402
 from ksched_edu.widgets import CycleStepper, show_cycle  # noqa: E402
 
 from .scenarios import THREE_NODES, teaching_cluster  # noqa: E402
@@ -261,3 +261,31 @@ def test_a_reserve_rejection_after_the_pod_was_assumed():
     assert s.view.note == "Not reached: the cycle ended before Permit (rejected at Reserve)."
     s.goto("Filter")
     assert [r["node"] for r in s.table_rows() if r["chosen"] == "★"] == ["n3"]  # what selectHost picked
+
+
+# --- a gang at Permit (Coscheduling; chapter 06) -------------------------------------------
+
+@pytest.mark.ch06
+def test_permit_shows_the_wait_and_its_timeout(gang_timeout_sim):
+    s = CycleStepper(gang_timeout_sim, cycle=1)  # default/train-0, the first member
+    s.goto("Permit")
+    view = s.view
+    assert view.failed
+    wait = next(sec for sec in view.sections if sec.title == "Waiting at Permit")
+    assert [(r["time (s)"], r["event"]) for r in wait.rows] == [(0.0, "wait"), (30.0, "timeout")]
+    assert wait.rows[1]["message"] == "rejected due to timeout after waiting 30s at plugin Coscheduling"
+    assert "The pod waited on gpu-1 from t=0s for Coscheduling" in view.note
+    s.goto("PreBind")
+    assert s.view.note.startswith("Not reached: the pod's wait at Permit ended without an allow (timed out at Permit)")
+    assert "#1 default/train-0: timed out at Permit" in [label for label, _ in s.cycle_dropdown.options]
+
+
+@pytest.mark.ch06
+def test_permit_shows_a_member_allowed_when_the_gang_is_complete(gang_sim):
+    cycle = next(w.cycle for w in permit_waits(gang_sim) if w.outcome == "allowed")
+    s = CycleStepper(gang_sim, cycle=cycle)
+    s.goto("Permit")
+    assert not s.view.failed
+    assert "at t=330s it was allowed." in s.view.note
+    s.goto("Bind")
+    assert "The pod was bound to" in s.view.note

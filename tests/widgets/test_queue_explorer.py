@@ -84,3 +84,40 @@ def test_step_button_play_and_slider(crowded_sim):
 def test_an_empty_trace_is_a_clear_error():
     with pytest.raises(ValueError, match="no queue event"):
         QueueExplorer(Recorder())
+
+
+# --- a gang at Permit (Coscheduling; chapter 06) -------------------------------------------
+
+TRAIN = [f"default/train-{i}" for i in range(8)]
+
+
+@pytest.mark.ch06
+def test_a_gang_waits_at_permit_while_in_flight(gang_timeout_sim):
+    q = QueueExplorer(gang_timeout_sim)
+    q.goto_time(0)
+    phases = q.replay.phases_after(q.cursor)
+    waiting = [pod for pod, (lane, phase, _) in phases.items() if phase == "waiting"]
+    assert sorted(waiting) == TRAIN[:6]  # six GPUs are free: six members are assumed and held
+    assert all(phases[pod][0] == "inFlight" for pod in waiting)
+    assert sorted(lanes(q)["unschedulable"]) == TRAIN[6:]
+    assert "default/train-0 · waiting" in q.board_html
+
+
+@pytest.mark.ch06
+def test_the_waiting_members_time_out_together(gang_timeout_sim):
+    timeouts = [m for m in QueueExplorer(gang_timeout_sim).moves if m.action == "permit timeout"]
+    assert sorted(m.pod for m in timeouts if m.time == 30.0) == TRAIN[:6]
+    assert all(m.note == "timed out at Permit: rejected due to timeout after waiting 30s at plugin Coscheduling"
+               for m in timeouts)
+
+
+@pytest.mark.ch06
+def test_a_gang_is_released_together(gang_sim):
+    q = QueueExplorer(gang_sim)
+    allowed = [m for m in q.moves if m.action == "permit allowed"]
+    # The last member's own Permit succeeds and allows the seven that wait.
+    assert len(allowed) == 7 and {m.time for m in allowed} == {330.0}
+    q.goto_time(329.0)
+    assert not set(TRAIN) & set(q.queues()["bound"])
+    q.goto_time(330.0)
+    assert set(TRAIN) <= set(q.queues()["bound"])

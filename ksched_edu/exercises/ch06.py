@@ -78,3 +78,76 @@ def check_packer_profile(config_yaml: Any) -> bool:
                       hint="give the MostAllocated pluginConfig to the packer profile only.")
     return passed(f"the {PACKER} profile puts all six pods on {next(iter(used))}; "
                   f"default-scheduler uses {len(spread)} nodes.")
+
+
+# --- Coscheduling (section 5) -------------------------------------------------------------
+
+GPU = "nvidia.com/gpu"
+GPU_SIX = "data/clusters/gpu-six.yaml"
+GANG = "data/workloads/gang.yaml"
+COSCHEDULING_CONFIGS = ("coscheduling-permit-only.yaml", "coscheduling.yaml")
+
+
+def gang_simulation(config: str, min_member: Optional[int] = None) -> Any:
+    """The gang of gang.yaml alone (no web pods, no new node) on gpu-six.yaml under data/configs/``config``."""
+    from ksched_edu.config.loader import load_config
+    from ksched_edu.framework.plugins.registry import new_registry_with_out_of_tree
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.sim.workload import Workload, load_workload
+
+    workload = load_workload([project_path(GPU_SIX), project_path(GANG)])
+    events = [e for e in workload.events if e.obj.metadata.name.startswith("train")]
+    if min_member is not None:
+        for group in workload.initial.extra.get("PodGroup", []):  # the manifest, as loaded
+            group["spec"]["minMember"] = min_member
+    return Simulation.from_workload(Workload(workload.initial, events),
+                                    load_config(project_path(f"data/configs/{config}")),
+                                    seed=1, registry=new_registry_with_out_of_tree())
+
+
+def gpus_held_at_permit(config: str, at: float = 10.0) -> int:
+    """GPUs that pods waiting at Permit hold at virtual time ``at`` (read off the scheduler's cache)."""
+    from ksched_edu.api.resource import pod_requests
+
+    sim = gang_simulation(config)
+    sim.run(until=at)
+    waiting = [wp.pod for fwk in sim.scheduler.profiles.values() for wp in fwk.waiting_pods.values()]
+    assert all(sim.scheduler.cache.is_assumed_pod(pod) for pod in waiting)  # held: booked in the cache
+    return sum(pod_requests(pod)[GPU].value() for pod in waiting if GPU in pod_requests(pod))
+
+
+def check_gpus_held_at_permit(predicted: Any) -> bool:
+    """``predicted``: {configuration file: GPUs held by train's waiting members at t=10 s}."""
+    if is_unanswered(predicted) or not isinstance(predicted, dict):
+        return failed("no prediction yet.", hint="write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}.")
+    for config in COSCHEDULING_CONFIGS:
+        held = gpus_held_at_permit(config)
+        if predicted.get(config) != held:
+            hint = ("without PostFilter nothing releases the waiting members before their timeout (30 s)."
+                    if config == COSCHEDULING_CONFIGS[0] else
+                    "Coscheduling's PostFilter rejects the waiting members as soon as one member fits nowhere.")
+            return failed(f"{config}: you said {predicted.get(config)!r}.", hint=hint)
+    return passed(f"at t=10 s the waiting members hold {predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone "
+                  f"and {predicted[COSCHEDULING_CONFIGS[1]]} once PostFilter releases them.")
+
+
+def gang_starts_at_once(min_member: int) -> bool:
+    """Under coscheduling.yaml, do at least ``min_member`` members of train bind in the first second?"""
+    sim = gang_simulation(COSCHEDULING_CONFIGS[1], min_member)
+    sim.run(until=1.0)
+    return sum(1 for p in sim.placements() if p.node) >= min_member
+
+
+def check_largest_min_member(min_member: Any) -> bool:
+    """``min_member``: the largest minMember with which train starts at once on the six free GPUs."""
+    if is_unanswered(min_member) or isinstance(min_member, bool) or not isinstance(min_member, int):
+        return failed("no answer yet.", hint="write a whole number: the PodGroup's minMember.")
+    if min_member < 1:
+        return failed(f"minMember {min_member} is refused by the API server.", hint="minMember is at least 1.")
+    if not gang_starts_at_once(min_member):
+        return failed(f"with minMember {min_member} the gang does not start: too few GPUs are free.",
+                      hint="count the free GPUs of gpu-six.yaml (the notebook pod holds two).")
+    if gang_starts_at_once(min_member + 1):
+        return failed(f"minMember {min_member} works, but so does {min_member + 1}.", hint="look for the largest.")
+    return passed(f"with minMember {min_member} the first {min_member} members bind at once; "
+                  f"{min_member + 1} would need a GPU the cluster does not have.")

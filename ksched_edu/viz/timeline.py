@@ -31,6 +31,7 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     last = max((getattr(e, "time", 0.0) for e in rec.events), default=0.0)
     end = until if until is not None else last
     span = end or 1.0
+    own_figure = ax is None
     fig, ax = new_axes(ax, (8.0, 0.42 * max(len(pods), 2) + 1.5))
     row = {pod: len(pods) - 1 - i for i, pod in enumerate(pods)}
     seen: set[str] = set()
@@ -51,6 +52,10 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     ax.set_title("Pods on the virtual clock", fontsize=10)
     handles, labels = ax.get_legend_handles_labels()
     order = sorted(range(len(labels)), key=lambda i: PHASES.index(labels[i]))
-    ax.legend([handles[i] for i in order], [labels[i] for i in order], loc="upper center",
-              bbox_to_anchor=(0.5, -0.18 if len(pods) < 5 else -0.08), ncol=len(PHASES), fontsize=8, frameon=False)
+    handles, labels = [handles[i] for i in order], [labels[i] for i in order]
+    if own_figure:  # the constrained layout makes room for it below the axes
+        fig.legend(handles, labels, loc="outside lower center", ncol=len(PHASES), fontsize=8, frameon=False)
+    else:
+        ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=len(PHASES), fontsize=8,
+                  frameon=False)
     return fig

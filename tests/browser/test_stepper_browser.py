@@ -58,13 +58,23 @@ def wait_for_change(stepper, before: tuple[str, str], deadline: Deadline, cap_s:
         time.sleep(0.1)
 
 
-def wait_for_kernel(lab: Lab, deadline: Deadline, cap_s: float = 30.0) -> None:
+def wait_for_kernel(lab: Lab, deadline: Deadline, notebook: str = NOTEBOOK, cap_s: float = 30.0) -> None:
     """Wait until JupyterLab has started the notebook's kernel and it is idle."""
     end = time.monotonic() + deadline.ms(cap_s) / 1000
-    while (state := lab.kernel_state(NOTEBOOK)) != "idle":
+    while (state := lab.kernel_state(notebook)) != "idle":
         if time.monotonic() >= end:
-            pytest.fail(f"the kernel of {NOTEBOOK} is not idle (state {state!r})", pytrace=False)
+            pytest.fail(f"the kernel of {notebook} is not idle (state {state!r})", pytrace=False)
         time.sleep(0.2)
+
+
+def open_and_run_all(page, lab: Lab, notebook: str, deadline: Deadline) -> None:
+    """Open ``notebook`` in JupyterLab and run Run > Run All Cells, as a reader would."""
+    assert (lab.root_dir / notebook).exists(), f"notebooks/{notebook} is missing"
+    page.goto(lab.url(f"lab/tree/{notebook}"), timeout=deadline.ms(30))
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=deadline.ms(30))
+    wait_for_kernel(lab, deadline, notebook)
+    page.locator(".lm-MenuBar-itemLabel").get_by_text("Run", exact=True).click(timeout=deadline.ms(10))
+    page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click(timeout=deadline.ms(10))
 
 
 def screenshot_dir(tmp_path: Path) -> Path:
@@ -76,17 +86,8 @@ def screenshot_dir(tmp_path: Path) -> Path:
 def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page, tmp_path: Path):
     page = browser_page
     deadline = Deadline(TEST_BUDGET_S)
-    assert (lab_server.root_dir / NOTEBOOK).exists(), f"notebooks/{NOTEBOOK} is missing"
     try:
-        page.goto(lab_server.url(f"lab/tree/{NOTEBOOK}"), timeout=deadline.ms(30))
-        page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=deadline.ms(30))
-        wait_for_kernel(lab_server, deadline)
-
-        # Run > Run All Cells, as a reader would.
-        page.locator(".lm-MenuBar-itemLabel").get_by_text("Run", exact=True).click(
-            timeout=deadline.ms(10))
-        page.locator(".lm-Menu-itemLabel").get_by_text("Run All Cells", exact=True).click(
-            timeout=deadline.ms(10))
+        open_and_run_all(page, lab_server, NOTEBOOK, deadline)
 
         stepper = page.locator(".jp-OutputArea-output").filter(
             has=page.locator(".ksched-current")).first

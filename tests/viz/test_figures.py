@@ -43,11 +43,28 @@ def test_scores_of_a_cycle_without_scoring(crowded_sim):
 
 @pytest.mark.ch05
 def test_timeline_rows_and_phases(crowded_sim):
-    ax = viz.plot_timeline(crowded_sim).axes[0]
+    fig = viz.plot_timeline(crowded_sim)
+    ax = fig.axes[0]
     # by arrival, top down
     assert [t.get_text() for t in ax.get_yticklabels()] == ["default/web", "default/big", "default/b2"]
-    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    labels = [t.get_text() for t in fig.legends[0].get_texts()]  # below the axes, in PHASES order
     assert labels == ["activeQ", "backoffQ", "unschedulable", "scheduling", "binding", "bound"]
+
+
+@pytest.mark.ch06
+def test_timeline_shows_the_wait_at_permit(gang_timeout_sim):
+    fig = viz.plot_timeline(gang_timeout_sim, until=45)
+    assert "waiting" in [t.get_text() for t in fig.legends[0].get_texts()]
+    _, ax = plt_subplots()
+    viz.plot_timeline(gang_timeout_sim, until=45, ax=ax)  # into axes of one's own: the legend goes on the axes
+    assert "waiting" in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def plt_subplots():
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    return fig, fig.add_subplot()
 
 
 @pytest.mark.ch03

@@ -34,9 +34,14 @@ class PluginEvent:
     raw_score: Optional[int] = None
     normalized_score: Optional[int] = None
     weighted_score: Optional[int] = None
+    # A call of preemption's dry run (SelectVictimsOnNode) on a copy of the node with
+    # victims removed: not the node's Filter verdict in this cycle.
+    dry_run: bool = False
 
     def __str__(self) -> str:
         where = f" on {self.node}" if self.node else ""
+        if self.dry_run:
+            where += " (preemption dry run)"
         what = self.code
         if self.reasons:
             what += f" ({', '.join(self.reasons)})"
@@ -194,6 +199,7 @@ class CycleContext:
     pod: str = ""
     profile: str = ""
     time: float = 0.0
+    dry_run: bool = False  # preemption is trying victims on copies of nodes
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -314,6 +314,18 @@ class Evaluator:
         seconds = victim.spec.termination_grace_period_seconds
         return float(seconds) if seconds is not None else DEFAULT_TERMINATION_GRACE_PERIOD_SECONDS
 
+    def _select_victims_traced_as_dry_run(self, state: CycleState, pod: Pod, node_info: NodeInfo,
+                                          pdbs: list[Any]) -> tuple[list[Pod], int, Optional[Status]]:
+        # upstream: no such wrapper; the trace marks the Filter calls made on node copies.
+        ctx = getattr(self.handler, "ctx", None)
+        if ctx is not None:
+            ctx.dry_run = True
+        try:
+            return self.interface.select_victims_on_node(state, pod, node_info, pdbs)
+        finally:
+            if ctx is not None:
+                ctx.dry_run = False
+
     def dry_run_preemption(self, pod: Pod, potential_nodes: list[NodeInfo], pdbs: list[Any], offset: int,
                            num_candidates: int) -> tuple[list[Candidate], NodeToStatusMap, Optional[str]]:
         """Upstream DryRunPreemption: candidates (non-PDB-violating first) and the statuses of the rest.
@@ -331,7 +343,7 @@ class Evaluator:
         for i in range(n):
             node_info_copy = potential_nodes[(offset + i) % n].snapshot()
             state_copy = self.state.clone()
-            pods, num_pdb_violations, status = self.interface.select_victims_on_node(
+            pods, num_pdb_violations, status = self._select_victims_traced_as_dry_run(
                 state_copy, pod, node_info_copy, pdbs)
             name = node_info_copy.name
             self.dry_run_order.append(name)

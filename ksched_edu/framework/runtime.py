@@ -312,7 +312,7 @@ class Framework:
         self.recorder.record(PluginEvent(
             time=c.time, cycle=c.cycle, pod=pod.key if pod is not None else c.pod, profile=self.profile_name,
             point=point, plugin=plugin, node=node, code=str(code_of(status)),
-            reasons=tuple(status.get_reasons()) if status is not None else (), **scores))
+            reasons=tuple(status.get_reasons()) if status is not None else (), dry_run=c.dry_run, **scores))
 
     def _trace_state(self, point: str, state: CycleState) -> None:
         if not self.recorder.enabled:

@@ -68,6 +68,7 @@ class CycleRecord:
 
     summary: CycleSummary
     events: dict[str, list[PluginEvent]] = field(default_factory=dict)  # point -> calls, in order
+    dry_run: list[PluginEvent] = field(default_factory=list)  # preemption's Filter calls on node copies
     states: dict[str, CycleStateEvent] = field(default_factory=dict)  # "PreFilter"/"PreScore" -> CycleState
     binds: list[BindEvent] = field(default_factory=list)  # assume, bound, forget
     permits: list[PermitEvent] = field(default_factory=list)  # a wait at Permit and how it ended
@@ -116,7 +117,9 @@ def index_cycles(recorder: Any) -> dict[int, CycleRecord]:
                 r.summary = CycleSummary(e.cycle, r.summary.pod, r.summary.profile, r.summary.time, e.kind,
                                          e.node, e.message, e.evaluated_nodes, e.feasible_nodes)
         elif isinstance(e, PluginEvent):
-            if e.cycle in cycles and e.point != "PreEnqueue":
+            if e.cycle in cycles and e.dry_run:
+                cycles[e.cycle].dry_run.append(e)
+            elif e.cycle in cycles and e.point != "PreEnqueue":
                 cycles[e.cycle].events.setdefault(e.point, []).append(e)
         elif isinstance(e, CycleStateEvent):
             if e.cycle in cycles:
@@ -156,7 +159,7 @@ def first_cycle_with(cycles: dict[int, CycleRecord], point: str) -> Optional[int
 
 @dataclass(frozen=True)
 class FilterRow:
-    """One node's Filter verdicts: each plugin's last call on it (a node filtered twice keeps the last)."""
+    """One node's Filter verdicts: each plugin's call on it (preemption's dry-run calls are not among them)."""
 
     node: str
     calls: dict[str, PluginEvent]

@@ -237,6 +237,10 @@ def _post_filter(r: CycleRecord) -> PointView:
                      f"{', '.join(p.victims)}.")
         elif p.message:
             text += f" {p.message}"
+    if r.dry_run:
+        nodes = sorted({e.node for e in r.dry_run})
+        text += (f" Its dry run called the Filter plugins {len(r.dry_run)} more times, on copies of "
+                 f"{', '.join(nodes)} with victims removed; those calls are not in the Filter table.")
     return PointView("PostFilter", True, _failed(calls), text, sections)
 
 

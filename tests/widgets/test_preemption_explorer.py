@@ -23,7 +23,7 @@ from ksched_edu.framework.preemption import (CRITERION_FIRST, CRITERION_LATEST_S
 from ksched_edu.sim.simulation import Simulation  # noqa: E402
 from ksched_edu.trace import (PreemptionCandidate, PreemptionCriterion, PreemptionEvent,  # noqa: E402
                               Recorder)
-from ksched_edu.widgets import PreemptionExplorer  # noqa: E402
+from ksched_edu.widgets import CycleStepper, PreemptionExplorer  # noqa: E402
 from ksched_edu.widgets.preemption import format_start  # noqa: E402
 
 from .scenarios import teaching_cluster  # noqa: E402
@@ -271,3 +271,20 @@ def test_text_is_escaped():
     x = PreemptionExplorer(recorder_with(e))
     assert "&lt;b&gt;bad&lt;/b&gt;" in x.header.value and "default/&lt;p&gt;" in x.header.value
     assert x.event_dropdown.options[0][0] == "#1 default/<p>: <b>bad</b> " + "x" * 46 + "..."
+
+
+@pytest.mark.ch07
+def test_the_dry_run_is_kept_out_of_the_filter_table():
+    # Preemption re-runs Filter on copies of nodes with victims removed (SelectVictimsOnNode):
+    # those calls are marked in the trace, and the stepper's Filter table shows the real verdicts.
+    sim = Simulation(load_cluster(SCENARIO), default_config(), seed=1, recorder=Recorder(), victim_grace_period=0)
+    sim.scheduler.schedule_one()
+    rec = sim.recorder
+    dry = [e for e in rec.plugin_events(cycle=1, point="Filter") if e.dry_run]
+    assert dry and all("(preemption dry run)" in str(e) for e in dry)
+    stepper = CycleStepper(rec, cycle=1, point="Filter")
+    table = next(s for s in stepper.view.sections if s.title.startswith("Filter"))
+    assert table.rows and all(row["verdict"] != "feasible" for row in table.rows)  # every node failed Filter
+    assert stepper.view.note.startswith("0 of 5 filtered node(s) passed.")
+    stepper.goto("PostFilter")
+    assert f"called the Filter plugins {len(dry)} more times" in stepper.view.note

@@ -165,8 +165,9 @@ class Recorder:
         rows = []
         for e in self.events:
             row = {"event": type(e).__name__, **asdict(e)}
-            if "reasons" in row:
-                row["reasons"] = "; ".join(row["reasons"])
+            for key in ("reasons", "plugins"):
+                if key in row:
+                    row[key] = "; ".join(row[key])
             rows.append(row)
         return rows
 

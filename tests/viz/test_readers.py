@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from ksched_edu.trace import Recorder
+from ksched_edu.trace import PermitEvent, Recorder
 from ksched_edu.viz.readers import (QueueMove, QueueReplay, backoff_durations, filter_rows, format_amount,
                                     index_cycles, permit_waits, pod_phases, queue_moves, read_cycle, score_rows,
                                     score_weights)
@@ -115,3 +115,11 @@ def test_permit_waits_and_the_waiting_phase(gang_timeout_sim):
     assert ("waiting", 0.0, 30.0) in phases
     # Still waiting when the trace ends (t=45): the second wait began at t=30.
     assert {w.outcome for w in permit_waits(gang_timeout_sim) if w.start == 30.0} == {"waiting"}
+
+
+@pytest.mark.ch06
+def test_the_trace_table_has_one_row_per_event_with_plain_text_lists(gang_timeout_sim):
+    frame = gang_timeout_sim.recorder.to_frame()
+    waits = frame[(frame["event"] == "PermitEvent") & (frame["kind"] == "wait")]
+    assert len(waits) == len(gang_timeout_sim.recorder.of(PermitEvent)) - 6  # six waits ended at t=30 s
+    assert set(waits["plugins"]) == {"Coscheduling"}

@@ -88,21 +88,28 @@ GANG = "data/workloads/gang.yaml"
 COSCHEDULING_CONFIGS = ("coscheduling-permit-only.yaml", "coscheduling.yaml")
 
 
-def gang_simulation(config: str, min_member: Optional[int] = None) -> Any:
-    """The gang of gang.yaml alone (no web pods, no new node) on gpu-six.yaml under data/configs/``config``."""
+def gang_simulation(config: str, *, only_the_gang: bool = True, min_member: Optional[int] = None,
+                    recorder: Any = None) -> Any:
+    """gang.yaml on gpu-six.yaml under data/configs/``config``, with Coscheduling in the registry.
+
+    ``only_the_gang`` keeps the PodGroup's members only (no web pods, no node joining
+    at t=60 s); ``min_member`` overrides the PodGroup's minMember; ``recorder`` traces it.
+    """
     from ksched_edu.config.loader import load_config
     from ksched_edu.framework.plugins.registry import new_registry_with_out_of_tree
     from ksched_edu.sim.simulation import Simulation
     from ksched_edu.sim.workload import Workload, load_workload
+    from ksched_edu.trace import NULL_RECORDER
 
     workload = load_workload([project_path(GPU_SIX), project_path(GANG)])
-    events = [e for e in workload.events if e.obj.metadata.name.startswith("train")]
+    if only_the_gang:
+        workload = Workload(workload.initial,
+                            [e for e in workload.events if e.obj.metadata.name.startswith("train")])
     if min_member is not None:
         for group in workload.initial.extra.get("PodGroup", []):  # the manifest, as loaded
             group["spec"]["minMember"] = min_member
-    return Simulation.from_workload(Workload(workload.initial, events),
-                                    load_config(project_path(f"data/configs/{config}")),
-                                    seed=1, registry=new_registry_with_out_of_tree())
+    return Simulation.from_workload(workload, load_config(project_path(f"data/configs/{config}")), seed=1,
+                                    recorder=recorder if recorder is not None else NULL_RECORDER, registry=new_registry_with_out_of_tree())
 
 
 def gpus_held_at_permit(config: str, at: float = 10.0) -> int:
@@ -113,7 +120,8 @@ def gpus_held_at_permit(config: str, at: float = 10.0) -> int:
     sim.run(until=at)
     waiting = [wp.pod for fwk in sim.scheduler.profiles.values() for wp in fwk.waiting_pods.values()]
     assert all(sim.scheduler.cache.is_assumed_pod(pod) for pod in waiting)  # held: booked in the cache
-    return sum(pod_requests(pod)[GPU].value() for pod in waiting if GPU in pod_requests(pod))
+    requests = [pod_requests(pod) for pod in waiting]
+    return sum(r[GPU].value() for r in requests if GPU in r)
 
 
 def check_gpus_held_at_permit(predicted: Any) -> bool:
@@ -133,7 +141,7 @@ def check_gpus_held_at_permit(predicted: Any) -> bool:
 
 def gang_starts_at_once(min_member: int) -> bool:
     """Under coscheduling.yaml, do at least ``min_member`` members of train bind in the first second?"""
-    sim = gang_simulation(COSCHEDULING_CONFIGS[1], min_member)
+    sim = gang_simulation(COSCHEDULING_CONFIGS[1], min_member=min_member)
     sim.run(until=1.0)
     return sum(1 for p in sim.placements() if p.node) >= min_member
 

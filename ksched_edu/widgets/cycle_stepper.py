@@ -35,7 +35,7 @@ from typing import Any, Optional, Union
 
 import ipywidgets as widgets
 
-from ..trace import PluginEvent
+from ..trace import PermitEvent, PluginEvent
 from ..viz.readers import (BINDING_POINTS, CYCLE_POINTS, CycleRecord, filter_rows, index_cycles, pick_cycle,
                            recorder_of, score_rows, score_weights)
 from ._html import STYLE, Section, attrs, escape, note, render_section
@@ -110,10 +110,15 @@ def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
     return s
 
 
+def _wait_refused(record: CycleRecord) -> Optional[PermitEvent]:
+    """How the pod's wait at Permit ended, when it ended in a rejection or a timeout."""
+    return next((p for p in record.permits if p.kind in ("rejected", "timeout")), None)
+
+
 def outcome(record: CycleRecord) -> str:
     """How the cycle ended; a Reserve or Permit rejection after the pod was assumed is named as such."""
     sm = record.summary
-    ended = next((p for p in record.permits if p.kind in ("rejected", "timeout")), None)
+    ended = _wait_refused(record)
     if ended is not None:
         return "timed out at Permit" if ended.kind == "timeout" else "rejected at Permit"
     if sm.outcome in ("unschedulable", "error") and record.bind_event("forget") is not None:
@@ -308,7 +313,7 @@ def _permit(r: CycleRecord) -> PointView:
     if r.permits:
         text += " " + _wait_story(r)
         sections.append(_wait_section(r))
-    failed = _failed(calls) or any(p.kind in ("rejected", "timeout") for p in r.permits)
+    failed = _failed(calls) or _wait_refused(r) is not None
     return PointView("Permit", True, failed, text, sections)
 
 
@@ -346,7 +351,7 @@ def _binding(r: CycleRecord, point: str) -> PointView:
     if not calls:
         if reached:
             return PointView(point, True, note=f"No {point} plugin is enabled in this profile.")
-        if outcome(r) in ("rejected at Permit", "timed out at Permit"):
+        if _wait_refused(r) is not None:
             return PointView(point, False, note=f"Not reached: the pod's wait at Permit ended without an allow "
                                                 f"({outcome(r)}); the binding cycle unreserved it.")
         if r.summary.outcome == "scheduled" and not started and forget is None:

@@ -22,17 +22,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ksched_edu.api.loader import load_cluster
-from ksched_edu.config.loader import default_config, load_config
-from ksched_edu.framework.plugins.registry import new_registry_with_out_of_tree
+from ksched_edu.config.loader import default_config
+from ksched_edu.exercises.ch06 import gang_simulation
 from ksched_edu.sim.simulation import Simulation
-from ksched_edu.sim.workload import Workload, load_workload
 from ksched_edu.trace import Recorder
 from tests.builders import make_node, make_pod
 
 ROOT = Path(__file__).resolve().parents[2]
 THREE_NODES = ROOT / "data" / "clusters" / "three-nodes.yaml"
-GPU_SIX = ROOT / "data" / "clusters" / "gpu-six.yaml"
-GANG = ROOT / "data" / "workloads" / "gang.yaml"
 
 
 def _pending(name: str, cpu: str):
@@ -58,10 +55,4 @@ def crowded_cluster() -> Simulation:
 
 
 def gang_cluster(config: str, *, only_the_gang: bool = False, until: float | None = None) -> Simulation:
-    workload = load_workload([GPU_SIX, GANG])
-    if only_the_gang:
-        workload = Workload(workload.initial, [e for e in workload.events if e.obj.metadata.name.startswith("train")])
-    sim = Simulation.from_workload(workload, load_config(ROOT / "data" / "configs" / config), seed=1,
-                                   recorder=Recorder(), registry=new_registry_with_out_of_tree())
-    sim.run(until=until)
-    return sim
+    return gang_simulation(config, only_the_gang=only_the_gang, recorder=Recorder()).run(until=until)

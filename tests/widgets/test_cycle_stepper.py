@@ -263,6 +263,32 @@ def test_a_reserve_rejection_after_the_pod_was_assumed():
     assert [r["node"] for r in s.table_rows() if r["chosen"] == "★"] == ["n3"]  # what selectHost picked
 
 
+class RejectPermit:
+    """A Permit plugin that says no at once, without a wait."""
+
+    def __init__(self, args, handle) -> None:
+        pass
+
+    def name(self) -> str:
+        return "RejectPermit"
+
+    def permit(self, state, pod, node_name):
+        return new_status(Code.Unschedulable, "not permitted"), 0.0
+
+
+def test_a_permit_rejection_without_a_wait():
+    config = default_config()
+    config.profiles[0].plugins.permit.enabled.append(Plugin("RejectPermit"))
+    registry = new_in_tree_registry()
+    registry["RejectPermit"] = RejectPermit
+    sim = Simulation(load_cluster(THREE_NODES), config, seed=1, recorder=Recorder(), registry=registry)
+    sim.run(until=0.5)
+    s = CycleStepper(sim, point="Permit")
+    assert s.view.failed and not any(sec.title == "Waiting at Permit" for sec in s.view.sections)
+    s.next()
+    assert s.view.note == "Not reached: the cycle ended before PreBind (rejected at Permit)."
+
+
 # --- a gang at Permit (Coscheduling; chapter 06) -------------------------------------------
 
 @pytest.mark.ch06

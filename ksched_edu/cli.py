@@ -1,4 +1,4 @@
-"""The command line: ``python -m ksched_edu case|schedule ...``.
+"""The command line: ``python -m ksched_edu case|schedule|conformance ...``.
 
 ``case DIR...`` answers scenario folders (cluster.yaml, config.yaml, case.yaml)
 as the conformance contract specifies: one JSON line per folder. ``schedule``
@@ -109,9 +109,10 @@ def answer_case(dir_arg: str) -> dict[str, Any]:
         return {"case": dir_arg, "error": str(err)}
     try:
         recorder = Recorder()
-        # The conformance harness deletes preemption victims at once (no grace period).
+        # The conformance harness deletes preemption victims at once (no grace period), and its
+        # API server (client-go's fake clientset) never sets resourceVersion.
         sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_registry_with_out_of_tree(),
-                         victim_grace_period=0.0)
+                         victim_grace_period=0.0, resource_versions=False)
     except ConfigurationError as err:
         return {"case": dir_arg, "configError": str(err)}
     except ManifestError as err:  # a raw kind (e.g. NodeResourceTopology) refused when created
@@ -361,6 +362,10 @@ def build_parser() -> argparse.ArgumentParser:
     frag.add_argument("--seed", type=int, default=42, help="shuffles and tunes the workload")
     frag.add_argument("--tune", type=float, default=1.3, help="GPU asked for, as a share of the cluster's")
     frag.add_argument("--out", required=True, help="write the allocation curve to this CSV file")
+    from .conformance import add_arguments as add_conformance_arguments
+
+    add_conformance_arguments(sub.add_parser(
+        "conformance", help="answer the cases of data/conformance and compare with the real kube-scheduler"))
     return ap
 
 
@@ -375,6 +380,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return simulate_command(args)
         if args.command == "fragmentation":
             return fragmentation_command(args)
+        if args.command == "conformance":
+            from .conformance import conformance_command
+
+            return conformance_command(args)
         return schedule_command(args)
     except UsageError as err:
         print(str(err), file=sys.stderr)

@@ -14,8 +14,8 @@ Deviations:
 - Nodes are filtered one after another from the rotating start index, as
   upstream does with ``parallelism: 1``; the search stops when one more
   feasible node than needed was found, exactly as upstream's cancel does.
-- The binding cycle is not a goroutine: the scheduler schedules it as a step
-  on the virtual clock (see ``scheduler.py``).
+- The binding cycle is not a goroutine: the scheduler keeps it as binding
+  work that lands during the next scheduling cycle (see ``scheduler.py``).
 - Ties in ``select_host`` are broken by the scheduler's seeded ``random.Random``.
 """
 from __future__ import annotations
@@ -79,13 +79,22 @@ class PodsToActivate:
 
 
 def schedule_one(sched: "Scheduler") -> bool:
-    """Pop one pod and run its scheduling cycle; queue its binding cycle. False when no pod."""
+    """Pop one pod and run its scheduling cycle; start its binding cycle.
+
+    The binding work of earlier pods that is ready lands during this cycle, after the
+    scheduling cycle and before its failure handling (see ``Scheduler.take_binding_work``).
+    False when there was no pod to pop and no binding work to run.
+    """
     pod_info = sched.next_pod()
+    # upstream: binding goroutines started before this Pop run while this cycle runs.
+    landing = sched.take_binding_work()
     if pod_info is None:
-        return False
+        # upstream: Pop blocks; the binding goroutines go on (and may move pods to activeQ).
+        return sched.run_binding_work(landing)
     pod = pod_info.pod
     fwk = sched.framework_for_pod(pod)
     if fwk is None or skip_pod_schedule(sched, fwk, pod):
+        sched.run_binding_work(landing)
         sched.scheduling_queue.done(pod.uid)
         return True
 
@@ -93,6 +102,7 @@ def schedule_one(sched: "Scheduler") -> bool:
     pods_to_activate = PodsToActivate()
     state.write(PODS_TO_ACTIVATE_KEY, pods_to_activate)
     result, assumed_info, status = scheduling_cycle(sched, state, fwk, pod_info, pods_to_activate)
+    sched.run_binding_work(landing)
     if not is_success(status):
         sched.failure_handler(fwk, assumed_info, status, result.nominating_info)
         return True

@@ -8,14 +8,22 @@ Deviations:
 - ``run`` is a loop on the virtual clock, not ``wait.UntilWithContext``: when
   activeQ has a pod it runs one scheduling cycle, otherwise it advances the
   clock to the next timer (a binding step, a backoff expiry, a queue flush).
-- The binding cycle of each pod is a timer ``bind_latency`` seconds after its
-  scheduling cycle, so optimistic binding (assume, then bind later) is visible.
+- The binding cycle of each pod is a goroutine upstream, running beside the
+  scheduling loop. Here it is *binding work*: ``bind_latency`` seconds after
+  the scheduling cycle (at once when 0) it becomes ready, and ready work lands
+  during the *next* scheduling cycle, after that cycle's ``Pop`` and before its
+  failure handling, as it does upstream with a fast API server (see
+  ``take_binding_work``). When no pod is waiting to be popped, ready work runs
+  at once. A Permit wait resolved by another pod's cycle or by a timeout wakes
+  its binding work the same way. ``finish_binding_cycles`` runs the ready work
+  by hand, for step-by-step use.
 - Score ties are broken by ``self.rng``, a ``random.Random(seed)``.
 """
 from __future__ import annotations
 
 import copy
 import random
+from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -73,6 +81,8 @@ class Scheduler:
         # Scheduling attempts per pod key (upstream's pod_scheduling_attempts metric).
         self.attempts: dict[str, int] = {}
         self._binding_in_flight = 0
+        # Binding work that is ready to run (upstream: binding goroutines past their waits).
+        self._binding_work: deque[Callable[[], None]] = deque()
         try:
             self.profiles = new_map(config.profiles, registry or new_in_tree_registry(),
                                     snapshot_lister=self.node_info_snapshot, client=self.client,
@@ -150,8 +160,7 @@ class Scheduler:
         self._binding_in_flight += 1
         waiting = fwk.get_waiting_pod(info.pod.uid)
         if waiting is None:
-            self.clock.call_later(self.bind_latency, lambda: self._finish_binding_cycle(task, None),
-                                  label=f"bind {info.pod.key}")
+            self._go(self.bind_latency, lambda: self._finish_binding_cycle(task, None), f"bind {info.pod.key}")
             return
         # upstream: WaitOnPermit blocks the binding goroutine; here timers check back.
         self.record(PermitEvent(self.clock.now, task.cycle, info.pod.key, fwk.profile_name,
@@ -160,7 +169,8 @@ class Scheduler:
         for plugin, deadline in waiting.pending_plugins.items():
             self.clock.call_at(deadline, lambda p=plugin, w=waiting: self._permit_timeout(task, w, p),
                                label="permit timeout")
-        waiting.on_resolve = lambda: self.clock.call_later(0.0, lambda: self._after_permit(task))
+        # upstream: Allow or Reject wakes the goroutine blocked in WaitOnPermit.
+        waiting.on_resolve = lambda: self._go(0.0, lambda: self._after_permit(task), f"permit {info.pod.key}")
         if waiting.status is not None:  # allowed or rejected before the binding cycle began
             waiting.on_resolve()
 
@@ -179,9 +189,10 @@ class Scheduler:
         status = waiting.status if waiting is not None else new_status(Code.Success)
         self._record_permit_end(task, waiting, status)
         # A rejected pod is handled at once: no PreBind or Bind call takes the binding latency.
-        delay = self.bind_latency if status.is_success() else 0.0
-        self.clock.call_later(delay, lambda: self._finish_binding_cycle(task, status),
-                              label=f"bind {task.info.pod.key}")
+        if status.is_success() and self.bind_latency > 0:
+            self._go(self.bind_latency, lambda: self._finish_binding_cycle(task, status), f"bind {task.info.pod.key}")
+        else:  # the same goroutine goes on
+            self._finish_binding_cycle(task, status)
 
     def _record_permit_end(self, task: _BindingTask, waiting: Optional[WaitingPod], status: Status) -> None:
         if status.is_success():
@@ -203,6 +214,43 @@ class Scheduler:
         self.record(BindEvent(self.clock.now, task.cycle, info.pod.key, task.result.suggested_host, "bound"))
         self.scheduling_queue.done(info.pod.uid)
 
+    def _go(self, delay: float, work: Callable[[], None], label: str) -> None:
+        """Binding work that becomes ready after ``delay`` seconds (at once when 0)."""
+        # upstream: a goroutine; here a step that waits for the scheduling loop (take_binding_work).
+        if delay > 0:
+            self.clock.call_later(delay, lambda: self._binding_work.append(work), label=label)
+        else:
+            self._binding_work.append(work)
+
+    def take_binding_work(self) -> list[Callable[[], None]]:
+        """The binding work ready now, taken from the scheduler to run during the cycle just popped.
+
+        upstream: ``ScheduleOne`` starts ``bindingCycle`` in a goroutine and the loop pops the
+        next pod at once; the bind, and the watch event it causes, land while that next pod's
+        scheduling cycle runs. So a pod that fails in that cycle sees the event's move request
+        (``moveRequestCycle``) and goes to backoffQ, not to unschedulablePods.
+        """
+        work = list(self._binding_work)
+        self._binding_work.clear()
+        return work
+
+    @staticmethod
+    def run_binding_work(work: list[Callable[[], None]]) -> bool:
+        for step in work:
+            step()
+        return bool(work)
+
+    def finish_binding_cycles(self) -> bool:
+        """Run every binding step that is ready now (and what it makes ready); False when none was.
+
+        For step-by-step use: after ``schedule_one()``, the pod's bind has not landed yet
+        (upstream it would land during the next cycle); this lands it.
+        """
+        ran = False
+        while self._binding_work:
+            ran = self.run_binding_work(self.take_binding_work()) or ran
+        return ran
+
     # --- the loop -------------------------------------------------------------------------
 
     def schedule_one(self) -> bool:
@@ -212,7 +260,7 @@ class Scheduler:
         """Work is left: a pod in activeQ or backoffQ, a binding cycle not finished, or a timer
         that is not a periodic flush (a workload arrival, a deletion, a Permit timeout)."""
         return (self.scheduling_queue.has_active_or_backoff() or self._binding_in_flight > 0
-                or self.clock.has_foreground())
+                or bool(self._binding_work) or self.clock.has_foreground())
 
     def run(self, until: Optional[float] = None, max_steps: int = 10_000_000,
             progress: Optional[Callable[[], None]] = None) -> None:

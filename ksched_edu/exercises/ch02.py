@@ -67,7 +67,8 @@ def check_free_the_pod(free: Callable[[Any], Any]) -> bool:
         return failed("free is not a function yet.", hint=hint)
     rec = Recorder()
     sim = Simulation(load_cluster([project_path(p) for p in SSD_CLUSTER]), default_config(), seed=1, recorder=rec)
-    sim.run(until=1.0)
+    # Its first failure lands while default/web binds (backoffQ); the retry a second later parks it.
+    sim.run(until=2.0)
     queue = sim.scheduler.scheduling_queue
     pod = sim.api.get_pod("default", "ssd-job")
     if queue.queue_of(pod) != "Unschedulable":  # the scenario itself, not the learner

@@ -8,6 +8,15 @@ pod's ``spec.nodeName``; it patches pod status (the PodScheduled condition
 and ``nominatedNodeName``); and it deletes pods, after their grace period
 when a clock is given.
 
+``resource_versions`` chooses between two API servers. A real kube-apiserver
+(the default) sets ``metadata.resourceVersion`` on create and bumps it on
+every write, so the scheduler sees its own status writes come back as pod
+updates. client-go's fake clientset, which answered the conformance cases,
+never sets or changes it: the scheduler drops an update whose old and new
+resourceVersion are equal (``updatePodInSchedulingQueue``), so its writes to a
+pending pod (the PodScheduled condition, ``nominatedNodeName``) never reach
+the queue's copy of the pod. The ``case`` command answers as that server does.
+
 Deviations:
 - Watch events are delivered synchronously, in write order; there is no
   informer resync and no watch latency.
@@ -58,8 +67,10 @@ def store_key(kind: str, namespace: str, name: str) -> str:
 
 
 class APIServer:
-    def __init__(self, clock: Any = None) -> None:
+    def __init__(self, clock: Any = None, *, resource_versions: bool = True) -> None:
         self.clock = clock
+        # False: client-go's fake object tracker, which leaves metadata.resourceVersion as written.
+        self.resource_versions = resource_versions
         self._store: dict[str, dict[str, Any]] = {}
         self._rv = itertools.count(1)
         self._watchers: dict[str, list[WatchHandler]] = {}
@@ -82,6 +93,11 @@ class APIServer:
     def _log(self, verb: str, kind: str, key: str, detail: str = "") -> None:
         self.writes.append(Write(self._now(), verb, kind, key, detail))
         self.write_counts[verb] = self.write_counts.get(verb, 0) + 1
+
+    def _set_resource_version(self, obj: Any) -> None:
+        """A real API server stamps every write with a new resourceVersion; the fake tracker does not."""
+        if self.resource_versions:
+            obj.metadata.resource_version = str(next(self._rv))
 
     # --- reads (the ObjectLister protocol) -------------------------------------------
 
@@ -106,7 +122,7 @@ class APIServer:
         bucket = self._store.setdefault(kind, {})
         if key in bucket:
             raise ConflictError(f"{kind} {key} already exists")
-        obj.metadata.resource_version = str(next(self._rv))
+        self._set_resource_version(obj)
         if not obj.metadata.creation_timestamp and self.clock is not None:
             obj.metadata.creation_timestamp = self._now()
         bucket[key] = obj
@@ -120,7 +136,7 @@ class APIServer:
         old = bucket.get(key)
         if old is None:
             raise NotFoundError(kind, key)
-        obj.metadata.resource_version = str(next(self._rv))
+        self._set_resource_version(obj)
         bucket[key] = obj
         self._log("update", kind, key)
         self._notify(kind, "update", old, obj)

@@ -87,10 +87,10 @@ class Simulation:
     def __init__(self, cluster: Cluster, config: KubeSchedulerConfiguration, seed: int = 0, *,
                  recorder: Recorder = NULL_RECORDER, registry: Optional[Registry] = None,
                  bind_latency: float = 0.0, queueing_hints: bool = False,
-                 victim_grace_period: Optional[float] = None) -> None:
+                 victim_grace_period: Optional[float] = None, resource_versions: bool = True) -> None:
         self.cluster = cluster
         self.clock = VirtualClock()
-        self.api = APIServer(self.clock)
+        self.api = APIServer(self.clock, resource_versions=resource_versions)
         self.recorder = recorder
         self.scheduler = Scheduler(config, self.api, clock=self.clock, seed=seed, recorder=recorder,
                                    registry=registry, bind_latency=bind_latency, queueing_hints=queueing_hints,

@@ -17,7 +17,7 @@ from ksched_edu.config import ConfigError, default_config, load_config, load_con
 H = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
 PATH = 'field.Path{name:"schedulerName", index:"", parent:(*field.Path)(0xc000010000)}'
 REPO = Path(__file__).resolve().parents[2]
-CASES = Path("/work/shared/conformance/cases")
+CASES = Path(__file__).resolve().parents[2] / "data" / "conformance" / "cases"
 
 REFUSED = [
     # --- the conformance cases refused while decoding/validating -----------------

@@ -249,12 +249,7 @@ def schedule_pod(sched: Scheduler, api: APIServer, pod: Pod) -> Optional[str]:
     """
     api.create(pod)
     sched.schedule_one()
-    clock = sched.clock
-    while True:  # the binding cycle is a timer due now
-        due = clock.next_due()
-        if due is None or due > clock.now:
-            break
-        clock.fire_next()
+    sched.finish_binding_cycles()  # the simulator waits for the bind before the next pod arrives
     current = api.get_pod(pod.metadata.namespace, pod.metadata.name)
     if current is not None and current.spec.node_name:
         return current.spec.node_name

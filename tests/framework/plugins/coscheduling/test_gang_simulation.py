@@ -19,7 +19,7 @@ pytestmark = pytest.mark.ch06  # Coscheduling is a section of chapter 06 (profil
 
 ROOT = Path(__file__).resolve().parents[4]
 DATA = ROOT / "data"
-CASES_DIR = ROOT.parent / "shared" / "conformance" / "cases"
+CASES_DIR = ROOT / "data" / "conformance" / "cases"
 
 
 # --- the PodGroup manifest ---------------------------------------------------------------

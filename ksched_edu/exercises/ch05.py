@@ -115,3 +115,48 @@ def pods_binding_when(pod: str) -> list[str]:
     bound_at = {e.pod: e.time for e in rec.of(BindEvent) if e.kind == "bound"}
     return [e.pod for e in rec.of(BindEvent)
             if e.kind == "assume" and e.cycle < start.cycle and bound_at.get(e.pod, float("inf")) > start.time]
+
+
+# --- exercise 3: the binding cycle overlaps the next scheduling cycle ---------------------------
+
+OVERLAP = ("data/clusters/bind-overlap.yaml", "data/workloads/bind-overlap-more.yaml")
+QUEUE_NAMES = {"backoffQ": "Backoff", "unschedulablePods": "Unschedulable"}
+
+
+def first_failure_queues() -> dict[str, str]:
+    """For each pod of the overlap scenario that failed: the queue its first failure sent it to
+    (upstream names: backoffQ or unschedulablePods), read off the trace."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import QueueEvent, Recorder
+
+    rec = Recorder()
+    Simulation(load_cluster([project_path(p) for p in OVERLAP]), default_config(), seed=0, recorder=rec).run()
+    upstream = {v: k for k, v in QUEUE_NAMES.items()}
+    first: dict[str, str] = {}
+    for e in rec.of(QueueEvent):
+        if e.action == "requeue" and e.queue in upstream and e.pod not in first:
+            first[e.pod] = upstream[e.queue]
+    return first
+
+
+def check_first_failure_queues(predicted: Any) -> bool:
+    """Is ``predicted`` (pod -> "backoffQ" or "unschedulablePods") where each failing pod of the
+    overlap scenario waited after its first failure?"""
+    hint = ("a pod that fails goes to backoffQ when a move request came during its cycle (the bind of the "
+            "pod scheduled just before it, landing while it was tried); otherwise to unschedulablePods. "
+            "Which pod's scheduling cycle came right before each failing pod's, and did it bind?")
+    actual = first_failure_queues()
+    if is_unanswered(predicted) or not isinstance(predicted, dict):
+        return failed("predicted is not a dict {pod: queue} yet.", hint=hint)
+    unknown = sorted(str(v) for v in predicted.values() if v not in QUEUE_NAMES)
+    if unknown:
+        return failed(f"{unknown} are not queue names.", hint='use "backoffQ" or "unschedulablePods".')
+    if set(predicted) != set(actual):
+        return failed(f"you named {sorted(predicted)}; the pods that failed are {len(actual)}.",
+                      hint="which pods can never fit? name each of them, as namespace/name.")
+    wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
+    if wrong:
+        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
+    return passed("right: " + ", ".join(f"{pod} → {queue}" for pod, queue in sorted(actual.items())) + ".")

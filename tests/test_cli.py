@@ -19,9 +19,9 @@ BAD_CLUSTERS = {
     "bad-quantity.yaml": "Pod default/p: spec.containers[0].resources.requests.cpu: quantities must match",
     "malformed.yaml": "document 2: yaml: line 10: mapping values are not allowed here",
     "no-name.yaml": "Node in document 1: metadata.name: Required value",
-    "negative-request.yaml": "Pod default/p: spec.containers[0].resources.requests.memory: Invalid value: \"-1Gi\"",
+    "negative-request.yaml": 'Pod "p" is invalid: spec.containers[0].resources.requests[memory]: Invalid value: "-1Gi"',
     "duplicate.yaml": "Pod default/p: metadata.name: Duplicate value",
-    "bad-taint-effect.yaml": "Node n1: spec.taints[0].effect: Unsupported value",
+    "bad-taint-effect.yaml": 'Node "n1" is invalid: metadata.taints[0].effect: Unsupported value',
     "unknown-priority-class.yaml": "Pod default/p: spec.priorityClassName: no PriorityClass with name gold",
     "containers-not-list.yaml": "Pod default/p: spec.containers: expected a list",
     "missing-kind.yaml": "document 1: kind: Required value",
@@ -109,3 +109,45 @@ def test_case_reports_config_errors_and_unreadable_folders(capsys, tmp_path):
     assert lines[0]["case"] == str(bad)
     assert lines[0]["configError"].endswith("queueSort must be the same for all profiles")
     assert "error" in lines[1]
+
+
+# Objects kube-apiserver's validation refuses: one line with the API server's own message.
+INVALID_CLUSTERS = {
+    "bad-pod-name.yaml": 'Pod "Bad_Name!" is invalid: metadata.name: Invalid value: "Bad_Name!": '
+                         "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters",
+    "bad-host-port.yaml": 'Pod "web" is invalid: [spec.containers[0].ports[0].hostPort: Invalid value: 70000: '
+                          "must be between 1 and 65535, inclusive, ",
+    "bad-priority-class.yaml": 'PriorityClass.scheduling.k8s.io "system-urgent" is invalid: metadata.name: '
+                               "Forbidden: priority class names with 'system-' prefix are reserved",
+    "bad-pdb.yaml": 'PodDisruptionBudget.policy "guard" is invalid: spec.minAvailable: Invalid value: -1: '
+                    "must be greater than or equal to 0",
+}
+
+
+@pytest.mark.parametrize("name,want", sorted(INVALID_CLUSTERS.items()))
+def test_invalid_cluster_schedule_is_one_line_and_exit_2(capsys, name, want):
+    path = str(ROOT / "data/clusters/bad" / name)
+    code, out, err = run(capsys, "schedule", "--cluster", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"{path}: {want}")
+
+
+@pytest.mark.parametrize("name,want", sorted(INVALID_CLUSTERS.items()))
+def test_invalid_cluster_simulate_is_one_line_and_exit_2(capsys, name, want):
+    path = str(ROOT / "data/clusters/bad" / name)
+    code, out, err = run(capsys, "simulate", "--cluster", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"{path}: {want}")
+
+
+def test_invalid_workload_simulate_names_the_workload_file(capsys, tmp_path):
+    workload = tmp_path / "workload.yaml"
+    workload.write_text("apiVersion: v1\nkind: Pod\nmetadata:\n  name: job\n"
+                        "  annotations: {ksched-edu.io/at: '5'}\nspec:\n  containers:\n  - name: c\n"
+                        "    resources: {requests: {nvidia.com/gpu: 1}}\n")
+    code, out, err = run(capsys, "simulate", "--cluster", GOOD_CLUSTER, "--workload", str(workload))
+    assert code == 2 and out == ""
+    assert err == (f'{workload}: Pod "job" is invalid: spec.containers[0].resources.limits: Required value: '
+                   "Limit must be set for non overcommitable resources\n")

@@ -8,11 +8,18 @@ field, the way ``kubectl apply`` names them::
 The message texts of a field error (``Required value``, ``Invalid value: ...``,
 ``Unsupported value: ...``) are upstream's ``field.Error`` bodies.
 
+An object that decodes but that kube-apiserver's validation would refuse
+raises :class:`InvalidObjectError`, whose message is the API server's own
+(``Pod "p" is invalid: [err1, err2]``, every field error of the object);
+one that an admission plugin would refuse raises :class:`ForbiddenObjectError`.
+
 Deviations:
-- Only the error kinds the loader needs; one error per exception (the first
-  one found), where the API server collects a list.
+- Only the error kinds the loader needs; a decoding error stops at the first
+  one found, where the API server collects a list.
 """
 from __future__ import annotations
+
+from typing import Any, Sequence
 
 class ManifestError(ValueError):
     """A manifest the loader refuses. ``str()`` is a single line."""
@@ -64,3 +71,50 @@ def not_supported(value: object, valid_values: list[str]) -> str:
 def duplicate(value: object) -> str:
     """Body of upstream field.Duplicate."""
     return f"Duplicate value: {_go_value(value)}"
+
+
+class InvalidObjectError(ManifestError):
+    """An object kube-apiserver's validation refuses (upstream ``errors.NewInvalid``).
+
+    ``kind``, ``name`` and ``namespace`` name the object, ``errors`` holds its
+    field errors (``.field``, ``.error_body()``) and ``status_message`` is the
+    API server's one-line answer; ``str()`` puts the file name in front of it.
+    """
+
+    def __init__(self, file: str, object: str, kind: str, name: str, namespace: str,
+                 errors: Sequence[Any], status_message: str) -> None:
+        super().__init__(file, object, errors[0].field if errors else "", status_message)
+        self.kind = kind
+        self.name = name
+        self.namespace = namespace
+        self.errors = list(errors)
+        self.status_message = status_message
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.status_message}" if self.file else self.status_message
+
+    def __repr__(self) -> str:
+        return f"InvalidObjectError({str(self)!r})"
+
+    def with_file(self, file: str) -> "InvalidObjectError":
+        return InvalidObjectError(file, self.object, self.kind, self.name, self.namespace,
+                                  self.errors, self.status_message)
+
+
+class ForbiddenObjectError(ManifestError):
+    """An object an admission plugin refuses (upstream ``errors.NewForbidden``)."""
+
+    def __init__(self, file: str, object: str, kind: str, name: str, status_message: str) -> None:
+        super().__init__(file, object, "", status_message)
+        self.kind = kind
+        self.name = name
+        self.status_message = status_message
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.status_message}" if self.file else self.status_message
+
+    def __repr__(self) -> str:
+        return f"ForbiddenObjectError({str(self)!r})"
+
+    def with_file(self, file: str) -> "ForbiddenObjectError":
+        return ForbiddenObjectError(file, self.object, self.kind, self.name, self.status_message)

@@ -15,15 +15,22 @@ with a one-line warning, kept in ``Cluster.warnings`` and logged with
 has succeeded. PodGroup and NodeResourceTopology are kept as raw mappings in
 ``Cluster.extra[kind]``; the chapters that use them parse them.
 
+Decoding checks types only, as Go's JSON decoding does. Every decoded object
+is then defaulted and validated the way kube-apiserver validates a create
+(:mod:`ksched_edu.api.validation`): a refused object raises an
+:class:`~ksched_edu.api.errors.InvalidObjectError` whose message is the API
+server's own, ``Pod "p" is invalid: ...``, after the file name.
+
 Deviations:
-- Only the field checks that matter to a scheduler are made (types, required
-  names, operators, effects, non-negative quantities); fields the scheduler
-  does not read are ignored, not validated.
+- Only the fields that matter to a scheduler are read and validated; fields
+  the scheduler does not read are ignored, not validated.
 - Type errors read "expected a list, got a map" rather than Go's json
   unmarshalling text, and YAML syntax errors carry PyYAML's wording.
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import datetime as dt
 import logging
 import re
@@ -33,8 +40,17 @@ from typing import Any, Callable, NoReturn, Optional, Sequence, Union
 
 import yaml
 
-from .defaults import NAMESPACE_DEFAULT, NAMESPACED_KINDS, apply_defaults, object_label
-from .errors import ManifestError, duplicate, invalid, not_supported, required
+from .defaults import (
+    NAMESPACE_DEFAULT,
+    NAMESPACED_KINDS,
+    apply_defaults,
+    object_label,
+    set_defaults_node,
+    set_defaults_object_meta,
+    set_defaults_pod,
+    set_defaults_priority_class,
+)
+from .errors import ManifestError, duplicate, invalid, required
 from .quantity import Quantity, QuantityError
 from .types import (
     Affinity,
@@ -75,20 +91,13 @@ from .types import (
     TopologySpreadConstraint,
     WeightedPodAffinityTerm,
 )
+from .validation import ValidationOptions, validate_objects
 
 log = logging.getLogger(__name__)
 
 REQUIRED_DURING = "requiredDuringSchedulingIgnoredDuringExecution"
 PREFERRED_DURING = "preferredDuringSchedulingIgnoredDuringExecution"
 
-NODE_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt")
-LABEL_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
-TOLERATION_OPERATORS = ["Equal", "Exists"]
-TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
-WHEN_UNSATISFIABLE = ["DoNotSchedule", "ScheduleAnyway"]
-NODE_INCLUSION_POLICIES = ["Honor", "Ignore"]
-PREEMPTION_POLICIES = ["Never", "PreemptLowerPriority"]
-IS_NEGATIVE_ERROR_MSG = "must be greater than or equal to 0"
 
 # Raw kinds kept for later chapters: kind -> apiVersion.
 RAW_KINDS = {
@@ -132,6 +141,8 @@ class _Reader:
 
     file: str
     label: str  # "Pod default/p", or "document 3" before the name is known
+    # id(Quantity) -> (the Quantity, the text it was written as); field errors quote the text
+    texts: Optional[dict[int, tuple[Quantity, str]]] = None
 
     def fail(self, path: str, message: str) -> NoReturn:
         raise ManifestError(self.file, self.label, path, message)
@@ -185,14 +196,8 @@ class _Reader:
     def str_list(self, v: Any, path: str) -> list[str]:
         return [self.as_str(s, f"{path}[{i}]") for i, s in enumerate(self.as_list(v, path))]
 
-    def enum(self, v: Any, path: str, allowed: list[str], default: str = "") -> str:
-        s = self.as_str(v, path, default)
-        if s != default and s not in allowed:
-            self.fail(path, not_supported(s, allowed))
-        return s
-
-    def optional_enum(self, v: Any, path: str, allowed: list[str]) -> Optional[str]:
-        return None if v is None else self.enum(v, path, allowed)
+    def optional_str(self, v: Any, path: str) -> Optional[str]:
+        return None if v is None else self.as_str(v, path)
 
     def int_or_str(self, v: Any, path: str) -> Optional[Union[int, str]]:
         if v is None or isinstance(v, str):
@@ -203,19 +208,17 @@ class _Reader:
         if isinstance(v, (dict, list)) or v is None:
             self.expected(path, "a quantity", v)
         try:
-            return Quantity(v)
+            q = Quantity(v)
         except QuantityError as e:
             self.fail(path, str(e))
+        if self.texts is not None:
+            self.texts[id(q)] = (q, v if isinstance(v, str) else repr(v))
+        return q
 
     def resources(self, v: Any, path: str) -> ResourceList:
-        """A ResourceList; like API validation, no amount may be negative."""
-        out: ResourceList = {}
-        for name, raw in self.as_map(v, path).items():
-            q = self.quantity(raw, _child(path, str(name)))
-            if q.sign() < 0:
-                self.fail(_child(path, str(name)), invalid(str(q), IS_NEGATIVE_ERROR_MSG))
-            out[str(name)] = q
-        return out
+        """A ResourceList (validation checks the amounts)."""
+        return {str(name): self.quantity(raw, _child(path, str(name)))
+                for name, raw in self.as_map(v, path).items()}
 
     def time(self, v: Any, path: str) -> Optional[float]:
         """An RFC 3339 time (metav1.Time) as seconds since the epoch."""
@@ -273,8 +276,6 @@ def _label_selector(r: _Reader, v: Any, path: str) -> Optional[LabelSelector]:
         p = f"{_child(path, 'matchExpressions')}[{i}]"
         e = r.as_map(e, p)
         op = r.as_str(e.get("operator"), _child(p, "operator"))
-        if op not in LABEL_SELECTOR_OPERATORS:
-            r.fail(_child(p, "operator"), invalid(op, "not a valid selector operator"))
         exprs.append(LabelSelectorRequirement(
             key=r.as_str(e.get("key"), _child(p, "key")), operator=op,
             values=r.str_list(e.get("values"), _child(p, "values"))))
@@ -288,8 +289,6 @@ def _node_selector_requirements(r: _Reader, v: Any, path: str) -> list[NodeSelec
         p = f"{path}[{i}]"
         e = r.as_map(e, p)
         op = r.as_str(e.get("operator"), _child(p, "operator"))
-        if op not in NODE_SELECTOR_OPERATORS:
-            r.fail(_child(p, "operator"), invalid(op, "not a valid selector operator"))
         out.append(NodeSelectorRequirement(
             key=r.as_str(e.get("key"), _child(p, "key")), operator=op,
             values=r.str_list(e.get("values"), _child(p, "values"))))
@@ -369,21 +368,17 @@ def _toleration(r: _Reader, v: Any, path: str) -> Toleration:
     m = r.as_map(v, path)
     return Toleration(
         key=r.as_str(m.get("key"), _child(path, "key")),
-        operator=r.enum(m.get("operator"), _child(path, "operator"), TOLERATION_OPERATORS),
+        operator=r.as_str(m.get("operator"), _child(path, "operator")),
         value=r.as_str(m.get("value"), _child(path, "value")),
-        effect=r.enum(m.get("effect"), _child(path, "effect"), TAINT_EFFECTS),
+        effect=r.as_str(m.get("effect"), _child(path, "effect")),
         toleration_seconds=r.as_int(m.get("tolerationSeconds"), _child(path, "tolerationSeconds")))
 
 
 def _taint(r: _Reader, v: Any, path: str) -> Taint:
     m = r.as_map(v, path)
-    key = r.as_str(m.get("key"), _child(path, "key"))
-    if not key:
-        r.fail(_child(path, "key"), invalid("", "name part must be non-empty"))
-    effect = r.enum(m.get("effect"), _child(path, "effect"), TAINT_EFFECTS)
-    if not effect:
-        r.fail(_child(path, "effect"), required())
-    return Taint(key=key, effect=effect, value=r.as_str(m.get("value"), _child(path, "value")))
+    return Taint(key=r.as_str(m.get("key"), _child(path, "key")),
+                 effect=r.as_str(m.get("effect"), _child(path, "effect")),
+                 value=r.as_str(m.get("value"), _child(path, "value")))
 
 
 def _spread_constraint(r: _Reader, v: Any, path: str) -> TopologySpreadConstraint:
@@ -391,22 +386,17 @@ def _spread_constraint(r: _Reader, v: Any, path: str) -> TopologySpreadConstrain
     return TopologySpreadConstraint(
         max_skew=r.as_int(m.get("maxSkew"), _child(path, "maxSkew"), 0),
         topology_key=r.as_str(m.get("topologyKey"), _child(path, "topologyKey")),
-        when_unsatisfiable=r.enum(m.get("whenUnsatisfiable"), _child(path, "whenUnsatisfiable"),
-                                  WHEN_UNSATISFIABLE),
+        when_unsatisfiable=r.as_str(m.get("whenUnsatisfiable"), _child(path, "whenUnsatisfiable")),
         label_selector=_label_selector(r, m.get("labelSelector"), _child(path, "labelSelector")),
         min_domains=r.as_int(m.get("minDomains"), _child(path, "minDomains")),
-        node_affinity_policy=r.optional_enum(m.get("nodeAffinityPolicy"),
-                                             _child(path, "nodeAffinityPolicy"), NODE_INCLUSION_POLICIES),
-        node_taints_policy=r.optional_enum(m.get("nodeTaintsPolicy"),
-                                           _child(path, "nodeTaintsPolicy"), NODE_INCLUSION_POLICIES),
+        node_affinity_policy=r.optional_str(m.get("nodeAffinityPolicy"), _child(path, "nodeAffinityPolicy")),
+        node_taints_policy=r.optional_str(m.get("nodeTaintsPolicy"), _child(path, "nodeTaintsPolicy")),
         match_label_keys=r.str_list(m.get("matchLabelKeys"), _child(path, "matchLabelKeys")))
 
 
 def _container(r: _Reader, v: Any, path: str) -> Container:
     m = r.as_map(v, path)
     name = r.as_str(m.get("name"), _child(path, "name"))
-    if not name:
-        r.fail(_child(path, "name"), required())
     res = r.as_map(m.get("resources"), _child(path, "resources"))
     ports = []
     for i, p in enumerate(r.as_list(m.get("ports"), _child(path, "ports"))):
@@ -415,7 +405,8 @@ def _container(r: _Reader, v: Any, path: str) -> Container:
         ports.append(ContainerPort(
             container_port=r.as_int(p.get("containerPort"), _child(pp, "containerPort"), 0),
             host_port=r.as_int(p.get("hostPort"), _child(pp, "hostPort"), 0),
-            protocol=r.as_str(p.get("protocol"), _child(pp, "protocol"), "TCP"),
+            # v1 default: an empty protocol is TCP
+            protocol=r.as_str(p.get("protocol"), _child(pp, "protocol")) or "TCP",
             host_ip=r.as_str(p.get("hostIP"), _child(pp, "hostIP"))))
     return Container(
         name=name,
@@ -438,8 +429,6 @@ def _pod(r: _Reader, raw: dict) -> Pod:
     spec = r.as_map(raw.get("spec"), "spec")
     status = r.as_map(raw.get("status"), "status")
     containers = _containers(r, spec.get("containers"), "spec.containers")
-    if not containers:
-        r.fail("spec.containers", required())
     gates = []
     for i, g in enumerate(r.as_list(spec.get("schedulingGates"), "spec.schedulingGates")):
         gates.append(r.as_str(r.as_map(g, f"spec.schedulingGates[{i}]").get("name"),
@@ -469,8 +458,7 @@ def _pod(r: _Reader, raw: dict) -> Pod:
             node_name=r.as_str(spec.get("nodeName"), "spec.nodeName"),
             priority=r.as_int(spec.get("priority"), "spec.priority"),
             priority_class_name=r.as_str(spec.get("priorityClassName"), "spec.priorityClassName"),
-            preemption_policy=r.optional_enum(spec.get("preemptionPolicy"), "spec.preemptionPolicy",
-                                              PREEMPTION_POLICIES),
+            preemption_policy=r.optional_str(spec.get("preemptionPolicy"), "spec.preemptionPolicy"),
             scheduling_gates=gates,
             scheduler_name=r.as_str(spec.get("schedulerName"), "spec.schedulerName"),
             topology_spread_constraints=[
@@ -513,8 +501,7 @@ def _priority_class(r: _Reader, raw: dict) -> PriorityClass:
         metadata=_object_meta(r, raw),
         value=r.as_int(raw.get("value"), "value", 0),
         global_default=r.as_bool(raw.get("globalDefault"), "globalDefault"),
-        preemption_policy=r.optional_enum(raw.get("preemptionPolicy"), "preemptionPolicy",
-                                          PREEMPTION_POLICIES))
+        preemption_policy=r.optional_str(raw.get("preemptionPolicy"), "preemptionPolicy"))
 
 
 def _pdb(r: _Reader, raw: dict) -> PodDisruptionBudget:
@@ -587,9 +574,9 @@ class _Loaded:
     where: str  # "document 3" or "document 3, items[0]"
 
 
-def _decode_object(raw: Any, file: str, where: str,
-                   out: list[_Loaded], warnings: list[str]) -> None:
-    r = _Reader(file, where)
+def _decode_object(raw: Any, file: str, where: str, out: list[_Loaded], warnings: list[str],
+                   texts: Optional[dict[int, tuple[Quantity, str]]] = None) -> None:
+    r = _Reader(file, where, texts)
     if not isinstance(raw, dict):
         r.fail("", f"expected a map with apiVersion and kind, got {_describe(raw)}")
     api_version = r.as_str(raw.get("apiVersion"), "apiVersion")
@@ -600,7 +587,7 @@ def _decode_object(raw: Any, file: str, where: str,
         r.fail("apiVersion", required())
     if kind == "List":
         for i, item in enumerate(r.as_list(raw.get("items"), "items")):
-            _decode_object(item, file, f"{where}, items[{i}]", out, warnings)
+            _decode_object(item, file, f"{where}, items[{i}]", out, warnings, texts)
         return
 
     meta = r.as_map(raw.get("metadata"), "metadata")
@@ -644,13 +631,44 @@ def _yaml_documents(text: str, filename: str) -> list[Any]:
     raise ManifestError(filename, "", "", "yaml: the file could not be parsed")
 
 
-def _decode_text(text: str, filename: str) -> tuple[list[_Loaded], list[str]]:
+def _decode_text(text: str, filename: str,
+                 texts: Optional[dict[int, tuple[Quantity, str]]] = None) -> tuple[list[_Loaded], list[str]]:
     out: list[_Loaded] = []
     warnings: list[str] = []
     for number, doc in enumerate(_yaml_documents(text, filename), start=1):
         if doc is not None:  # an empty document, as kubectl skips it
-            _decode_object(doc, filename, f"document {number}", out, warnings)
+            _decode_object(doc, filename, f"document {number}", out, warnings, texts)
     return out, warnings
+
+
+def _validation_options(texts: dict[int, tuple[Quantity, str]]) -> ValidationOptions:
+    def quantity_text(q: Quantity) -> Optional[str]:
+        known = texts.get(id(q))
+        return known[1] if known is not None and known[0] is q else None
+    return ValidationOptions(quantity_text=quantity_text)
+
+
+def _validate(loaded: list[_Loaded], texts: dict[int, tuple[Quantity, str]]) -> None:
+    """Validate the (defaulted) objects in file order, as kube-apiserver would on create."""
+    try:
+        validate_objects((item.obj for item in loaded), _validation_options(texts))
+    except ManifestError as e:
+        origin = {object_label(*i.key): i.file for i in loaded}
+        raise e.with_file(origin.get(e.object, "")) from None
+
+
+def _defaulted_copy(item: _Loaded) -> Any:
+    """A copy of one object with the v1 defaults an API server applies (no admission)."""
+    obj = copy.deepcopy(item.obj)
+    if isinstance(obj, Pod):
+        set_defaults_pod(obj)
+    elif isinstance(obj, Node):
+        set_defaults_node(obj)
+    elif isinstance(obj, PriorityClass):
+        set_defaults_priority_class(obj)
+    elif hasattr(obj, "metadata"):
+        set_defaults_object_meta(item.kind, obj.metadata)
+    return obj
 
 
 def _check_unique(loaded: list[_Loaded]) -> None:
@@ -668,10 +686,14 @@ def load_objects(text: str, filename: str = "<string>") -> list[Any]:
     """Decode every object of one YAML text, in order, without defaulting.
 
     Typed kinds become dataclasses; PodGroup and NodeResourceTopology stay raw
-    mappings; other kinds are skipped with a logged warning.
+    mappings; other kinds are skipped with a logged warning. An object the API
+    server would refuse (judged on a defaulted copy) raises InvalidObjectError.
     """
-    loaded, warnings = _decode_text(text, filename)
+    texts: dict[int, tuple[Quantity, str]] = {}
+    loaded, warnings = _decode_text(text, filename, texts)
     _check_unique(loaded)
+    # Refuse what the API server would refuse, judging defaulted copies.
+    _validate([dataclasses.replace(item, obj=_defaulted_copy(item)) for item in loaded], texts)
     for w in warnings:
         log.warning(w)
     return [item.obj for item in loaded]
@@ -697,16 +719,20 @@ def _read(path: Path) -> str:
         raise ManifestError(str(path), "", "", str(e)) from None
 
 
-def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> Cluster:
+def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]], *, validate: bool = True) -> Cluster:
     """Load one manifest file, a directory of them, or a list, into a defaulted Cluster.
 
     Objects keep their file order within each kind. Raises ManifestError and
-    returns nothing when any object is bad.
+    returns nothing when any object is bad: InvalidObjectError when
+    kube-apiserver's validation would refuse it. ``validate=False`` skips that
+    validation (decoding and defaulting still check types), as a client-go fake
+    clientset accepts any object.
     """
     loaded: list[_Loaded] = []
     warnings: list[str] = []
+    texts: dict[int, tuple[Quantity, str]] = {}
     for path in _manifest_files(paths):
-        objs, warns = _decode_text(_read(path), str(path))
+        objs, warns = _decode_text(_read(path), str(path), texts)
         loaded += objs
         warnings += warns
     _check_unique(loaded)
@@ -722,6 +748,8 @@ def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> Cluster
     except ManifestError as e:
         origin = {object_label(*i.key): i.file for i in loaded}
         raise e.with_file(origin.get(e.object, "")) from None
+    if validate:
+        _validate(loaded, texts)  # after defaulting, as the API server does
     for w in warnings:
         log.warning(w)
     return cluster

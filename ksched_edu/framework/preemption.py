@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
 from ..api.types import Pod, PodCondition
+from ..goint import MAX_INT32, MIN_INT64
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
 from .cycle_state import CycleState
 from .interface import Code, NodeToStatusMap, PostFilterResult, Status, code_of, is_success, new_status
@@ -55,9 +56,6 @@ CRITERION_FIRST = "first candidate"
 CRITERION_ONLY_CANDIDATE = "only candidate"
 DEFAULT_CRITERIA = (CRITERION_MIN_PDB_VIOLATIONS, CRITERION_MIN_HIGHEST_PRIORITY, CRITERION_MIN_SUM_PRIORITIES,
                     CRITERION_MIN_NUM_PODS, CRITERION_LATEST_START_TIME)
-
-MAX_INT32 = 2**31 - 1
-MIN_INT64 = -(2**63)
 
 ScoreFunc = Callable[[str], float]
 
@@ -456,6 +454,8 @@ def default_score_funcs(nodes_to_victims: dict[str, Victims]) -> list[ScoreFunc]
         return -pod_priority(nodes_to_victims[node].pods[0])
 
     def min_sum_priorities(node: str) -> float:
+        # upstream: int64. Each term lies in [0, 2^32] (priorities are int32), so the sum
+        # cannot wrap for any realistic number of victims.
         # MaxInt32+1 is added to every priority so that all are >= 0: a node with a few
         # negative-priority victims does not win over one with fewer of the same priority.
         return -sum(pod_priority(p) + MAX_INT32 + 1 for p in nodes_to_victims[node].pods)

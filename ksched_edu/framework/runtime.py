@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .. import goint
 from ..api.types import Pod
 from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
@@ -255,11 +256,16 @@ class Framework:
                 continue
             if ep.name in self.score_plugin_weight:
                 continue
+            # A weight of 0 (or unset) means 1; plugins are disabled explicitly, not by weight.
             weight = int(ep.weight or 0) or 1
             self.score_plugin_weight[ep.name] = weight
-            if weight * MAX_NODE_SCORE > MAX_TOTAL_SCORE - total:
+            # upstream: int64 arithmetic, and nothing refuses a negative weight. A negative
+            # weight makes the total negative, MaxTotalScore - total then wraps to a large
+            # negative number, and the *next* Score plugin visited fails this check.
+            # (weight is an int32, so weight * MaxNodeScore itself always fits.)
+            if weight * MAX_NODE_SCORE > goint.wrap64(MAX_TOTAL_SCORE - total):
                 raise FrameworkError("total score of Score plugins could overflow")
-            total += weight * MAX_NODE_SCORE
+            total = goint.wrap64(total + weight * MAX_NODE_SCORE)
 
     # --- Handle -----------------------------------------------------------------
 
@@ -517,6 +523,8 @@ class Framework:
                         f"applying score defaultWeights on Score plugins: plugin \"{name}\" returns an "
                         f"invalid score {score}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}]"
                         " after normalizing")
+                # upstream: int64. No wrap is possible: the score is in [0, 100], the weight an
+                # int32, and getScoreWeights keeps the positive weights' total below MaxInt64.
                 weighted = score * weights[i]
                 nps.scores.append(PluginScore(name, weighted))
                 nps.total_score += weighted

@@ -15,6 +15,7 @@ from ksched_edu.api.quantity import (
     ERR_FORMAT_WRONG,
     ERR_NUMERIC,
     ERR_SUFFIX,
+    KILO,
     MICRO,
     MILLI,
     NANO,
@@ -287,11 +288,13 @@ def test_scaled_value(from_scale: int, to_scale: int, expected: int) -> None:
 # --- Value / MilliValue round up, away from zero -----------------------------------------------
 
 ROUNDING = [  # TestNegativeValueRoundsAwayFromZero, plus the scheduler's everyday amounts
-    ("-.484785E-7466", -1, -1), (".484785E-7466", 1, 1),
+    # v1.30's scaledValue rounds a negative inf.Dec amount toward +inf after keeping only
+    # the low 64 bits of its unscaled value (fixed in a later release, #138510).
+    ("-.484785E-7466", 1, 1), (".484785E-7466", 1, 1),
     ("-.484785E-1", -1, -49), (".484785E-1", 1, 49),
     ("-0.0005", -1, -1), ("0.0005", 1, 1),
     ("-1500m", -2, -1500), ("1500m", 2, 1500),
-    ("-9.5000000001Gi", -10200547329, -10200547328108),
+    ("-9.5000000001Gi", 8246196746, 8246196745603),
     ("9.5000000001Gi", 10200547329, 10200547328108),
     ("-1", -1, -1000), ("1", 1, 1000), ("0", 0, 0),
     ("100m", 1, 100), ("0.1", 1, 100), ("1n", 1, 1), ("1.5Gi", 1610612736, 1610612736000),
@@ -304,6 +307,53 @@ def test_value_and_milli_value_round_up(text: str, value: int, milli: int) -> No
     q = parse_quantity(text)
     assert q.value() == value
     assert q.milli_value() == milli
+
+
+# --- Value / MilliValue / ScaledValue beyond int64: what upstream's int64 makes of them ----------
+
+MAX64, MIN64 = 2**63 - 1, -(2**63)
+INT64_ACCESSORS = [  # (quantity, Value, MilliValue, ScaledValue(Kilo)), as v1.30's accessors give them
+    # capped or in range when parsed: only the larger scales overflow, and wrap
+    ("9223372036854775807", lambda: parse_quantity("9223372036854775807"), MAX64, -1000, 9223372036854776),
+    ("NewQuantity(MaxInt64)", lambda: Quantity.from_int(MAX64), MAX64, -1000, 9223372036854776),
+    ("NewQuantity(MinInt64)", lambda: Quantity.from_int(MIN64), MIN64, 0, -9223372036854776),
+    ("1E", lambda: parse_quantity("1E"), 10**18, 0, 10**15),
+    ("9E", lambda: parse_quantity("9E"), 9 * 10**18, 0, 9 * 10**15),
+    ("8Ei", lambda: parse_quantity("8Ei"), MAX64, -1000, 9223372036854776),
+    ("20Ei", lambda: parse_quantity("20Ei"), MAX64, -1000, 9223372036854776),
+    ("-8Ei", lambda: parse_quantity("-8Ei"), -MAX64, 1000, -9223372036854774),
+    # past int64: an inf.Dec keeps the low 64 bits; the int64 mantissa wraps (k, M, G) or gives 0
+    ("2^63", lambda: parse_quantity("9223372036854775808"), MIN64, 0, 9223372036854776),
+    ("2^64", lambda: parse_quantity("18446744073709551616"), 0, 0, 18446744073709552),
+    ("100E", lambda: parse_quantity("100E"), 0, 0, 10**17),
+    ("9.3E", lambda: parse_quantity("9.3E"), 0, 0, 93 * 10**14),
+    ("1e100", lambda: parse_quantity("1e100"), 0, 0, 0),
+    ("999999999999999999k", lambda: parse_quantity("999999999999999999k"),
+     3875820019684211736, 2003764205205896640, 999999999999999999),
+    ("NewScaledQuantity(MaxInt64, 1)", lambda: Quantity.from_scaled(MAX64, 1), -10, 0, 92233720368547759),
+    ("NewScaledQuantity(1, 21)", lambda: Quantity.from_scaled(1, 21), 0, 0, 10**18),
+    ("NewMilliQuantity(MinInt64)", lambda: Quantity.from_milli(MIN64), -9223372036854776, MIN64, -9223372036855),
+    ("-1e30", lambda: parse_quantity("-1e30"), 0, 0, 0),
+    ("-9223372036854775808", lambda: parse_quantity("-9223372036854775808"), 0, 0, 0),
+    # Add overflows the int64 mantissa and moves to inf.Dec; the accessors then wrap
+    ("MaxInt64 + MaxInt64", lambda: Quantity.from_int(MAX64) + Quantity.from_int(MAX64), -2, -2000,
+     18446744073709552),
+    ("3E + 7E", lambda: parse_quantity("3E") + parse_quantity("7E"), 0, 0, 10**16),
+    ("YAML number 2^63", lambda: Quantity(2**63), MIN64, 0, 9223372036854776),
+]
+
+
+@pytest.mark.parametrize("name,make,value,milli,kilo", INT64_ACCESSORS, ids=[t[0] for t in INT64_ACCESSORS])
+def test_int64_accessors_wrap_as_upstream(name, make, value, milli, kilo) -> None:
+    """Mirrors Quantity.Value / MilliValue / ScaledValue (quantity.go, scale_int.go, amount.go)."""
+    q = make()
+    assert (q.value(), q.milli_value(), q.scaled_value(KILO)) == (value, milli, kilo)
+
+
+def test_large_amounts_stay_exact_for_comparison() -> None:
+    """Only the int64 accessors wrap: Cmp and String use the exact amount."""
+    q = parse_quantity("100E")
+    assert q > parse_quantity("9E") and str(q) == "100E" and q.value() == 0
 
 
 # --- comparison and arithmetic ------------------------------------------------------------

@@ -283,3 +283,24 @@ def test_select_victims_reprieves_maximally(cluster) -> None:
             s = CycleState()
             env.fwk.run_pre_filter_plugins(s, preemptor)
             assert env.fwk.run_filter_plugins(s, preemptor, trial) is not None
+
+
+MIN32, MAX32 = -(2**31), 2**31 - 1
+
+
+@pytest.mark.parametrize("nodes_to_victims,expected,criterion", [
+    # int64(priority) + MaxInt32 + 1 is exactly 0 for a MinInt32 victim: the sums tie and the
+    # count decides. An offset one smaller would make the sums -2 and -1 instead.
+    pytest.param({"a": victims(pod("a1", MIN32), pod("a2", MIN32)), "b": victims(pod("b1", MIN32))}, "b",
+                 CRITERION_MIN_NUM_PODS, id="MinInt32 victims add nothing to the sum"),
+    pytest.param({"a": victims(pod("a1", MAX32), pod("a2", MIN32)), "b": victims(pod("b1", MAX32))}, "b",
+                 CRITERION_MIN_NUM_PODS, id="a MinInt32 victim beside a MaxInt32 one ties the sum"),
+    pytest.param({"a": victims(pod("a1", MAX32), pod("a2", MIN32 + 1)), "b": victims(pod("b1", MAX32))}, "b",
+                 CRITERION_MIN_SUM_PRIORITIES, id="MinInt32+1 adds one"),
+    pytest.param({"a": victims(*[pod(f"a{i}", MAX32) for i in range(3)]),
+                  "b": victims(pod("b1", MAX32), pod("b2", MAX32))}, "b",
+                 CRITERION_MIN_SUM_PRIORITIES, id="MaxInt32 victims add 2^32 each, in int64"),
+])
+def test_pick_one_node_sum_of_priorities_offsets(nodes_to_victims, expected, criterion) -> None:
+    """Mirrors pickOneNodeForPreemption's minSumPrioritiesScoreFunc (int64(MaxInt32)+1 per victim)."""
+    assert pick_one_node_with_criterion(nodes_to_victims, None) == (expected, criterion)

@@ -312,3 +312,46 @@ def test_a_profile_needs_one_queue_sort_and_a_binder():
     with pytest.raises(FrameworkError, match="only one queue sort plugin required for profile with scheduler "
                                              'name "default-scheduler", but got 0'):
         Framework(registry, KubeSchedulerProfile("default-scheduler", None, cfg, []))
+
+
+# --- getScoreWeights: int64 arithmetic, wrapping as Go does ------------------------------
+
+MAX_WEIGHT = 2**31 - 1  # Plugin.Weight is an int32
+
+
+@pytest.mark.parametrize("name,score,multi_point,want_err,want_weights", [
+    ("weights in range", [("a", 3)], [("b", 2), ("c", 0)], False, {"a": 3, "b": 2, "c": 1}),
+    # A negative weight is not refused by itself: the total goes negative, MaxTotalScore - total
+    # wraps below zero, and the next Score plugin visited fails the check.
+    ("negative weight in Score.Enabled followed by another plugin", [("a", -1), ("b", 1)], [], True, None),
+    ("negative weight in Score.Enabled followed by a MultiPoint plugin", [("a", -1)], [("b", 1)], True, None),
+    ("negative weight in MultiPoint followed by another plugin", [], [("a", -5), ("b", 1)], True, None),
+    ("negative weight on the last plugin visited is accepted", [("a", 1)], [("b", 2), ("c", -5)], False,
+     {"a": 1, "b": 2, "c": -5}),
+    ("a MultiPoint weight repeated in Score.Enabled is visited once, in Score's place",
+     [("c", -5)], [("a", 1), ("c", 1)], True, None),
+    ("the most negative int32 weight, alone", [("a", -(2**31))], [], False, {"a": -(2**31)}),
+    ("two negative weights: the wrapped bound is below any weight", [("a", -1), ("b", -(2**31))], [], True, None),
+    ("largest int32 weights stay far below MaxInt64", [(f"p{i}", MAX_WEIGHT) for i in range(40)], [], False,
+     None),
+])
+def test_get_score_weights(name, score, multi_point, want_err, want_weights):
+    """Mirrors getScoreWeights in runtime/framework.go (TestNewFrameworkErrors, score weight cases)."""
+    names = {n for n, _ in score} | {n for n, _ in multi_point}
+    plugins = [FakePlugin(n) for n in sorted(names)]
+    if want_err:
+        with pytest.raises(FrameworkError, match="^total score of Score plugins could overflow$"):
+            build(plugins, {"score": score}, multi_point=multi_point)
+        return
+    fwk = build(plugins, {"score": score}, multi_point=multi_point)
+    if want_weights is not None:
+        assert fwk.score_plugin_weight == want_weights
+
+
+def test_negative_weight_scores_negatively():
+    """A negative weight accepted by getScoreWeights flows into RunScorePlugins's int64 sum."""
+    plugins = [FakePlugin("a", score_value=10), FakePlugin("b", score_value=100)]
+    fwk = build(plugins, {"score": [("a", 2), ("b", -3)]})
+    result, status = fwk.run_score_plugins(CycleState(), POD, [node_info("n1")])
+    assert status is None
+    assert [s.score for s in result[0].scores] == [20, -300] and result[0].total_score == -280

@@ -9,13 +9,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .... import goint
 from ...interface import NodeScore, Status
-
-
-def _go_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero, as Go's ``/`` on int64."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
 
 
 def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeScore]) -> Optional[Status]:
@@ -37,7 +32,9 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
         return None
 
     for s in scores:
-        score = _go_div(max_priority * s.score, max_count)
+        # upstream: int64 arithmetic; a negative score divides toward zero, and a
+        # product past MaxInt64 wraps.
+        score = goint.div(goint.wrap64(max_priority * s.score), max_count)
         if reverse:
             score = max_priority - score
         s.score = score

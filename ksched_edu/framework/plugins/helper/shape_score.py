@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .... import goint
+
 
 @dataclass(frozen=True)
 class FunctionShapePoint:
@@ -17,12 +19,6 @@ class FunctionShapePoint:
 
 
 FunctionShape = list[FunctionShapePoint]
-
-
-def _go_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero, as Go's ``/`` on int64."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
 
 
 def build_broken_linear_function(shape: FunctionShape) -> Callable[[int], int]:
@@ -38,8 +34,9 @@ def build_broken_linear_function(shape: FunctionShape) -> Callable[[int], int]:
                 if i == 0:
                     return shape[0].score
                 prev = shape[i - 1]
-                return prev.score + _go_div((point.score - prev.score) * (p - prev.utilization),
-                                            point.utilization - prev.utilization)
+                # A falling segment makes the numerator negative: Go divides toward zero.
+                return prev.score + goint.div((point.score - prev.score) * (p - prev.utilization),
+                                              point.utilization - prev.utilization)
         return shape[-1].score
 
     return fn

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from .... import goint
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import MAX_NODE_SCORE, Status
@@ -77,13 +78,17 @@ def sum_image_scores(node_info: NodeInfo, pod: Pod, total_num_nodes: int) -> int
         state = node_info.image_states.get(normalized_image_name(container.image))
         if state is not None:
             total += scaled_image_score(state, total_num_nodes)
-    return total
+    # upstream sums in int64: images near MaxInt64 bytes wrap (wrapping once at the end
+    # gives the same low 64 bits as wrapping each step).
+    return goint.wrap64(total)
 
 
 def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:
     """The image's size times the fraction of nodes that have it (against "node heating")."""
     spread = float(image_state.num_nodes) / float(total_num_nodes)
-    return int(float(image_state.size) * spread)
+    scaled = float(image_state.size) * spread
+    # Go's int64(float64) truncates; a size that rounds to 2^63 or more as a float64 gives MinInt64.
+    return int(scaled) if scaled < 9223372036854775808.0 else goint.MIN_INT64
 
 
 def normalized_image_name(name: str) -> str:

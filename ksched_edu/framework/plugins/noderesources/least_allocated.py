@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .... import goint
 from ...interface import MAX_NODE_SCORE
 from .resource_allocation import ResourceScorerFn
+
+# Up to this capacity, (capacity - requested) * MAX_NODE_SCORE fits an int64.
+_NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_NODE_SCORE
 
 
 def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
@@ -25,7 +29,8 @@ def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
             weight_sum += weight
         if weight_sum == 0:
             return 0
-        return node_score // weight_sum
+        # node_score is negative only after a wrapped resource score; Go divides toward zero.
+        return node_score // weight_sum if node_score >= 0 else goint.div(node_score, weight_sum)
 
     return scorer
 
@@ -36,4 +41,8 @@ def least_requested_score(requested: int, capacity: int) -> int:
         return 0
     if requested > capacity:
         return 0
-    return (capacity - requested) * MAX_NODE_SCORE // capacity
+    if capacity > _NO_OVERFLOW_CAPACITY:
+        # upstream: the int64 product wraps (a capacity above ~92 PB of memory, or a huge
+        # extended resource), and the wrapped value is divided toward zero.
+        return goint.div(goint.wrap64((capacity - requested) * MAX_NODE_SCORE), capacity)
+    return (capacity - requested) * MAX_NODE_SCORE // capacity  # 0 <= requested <= capacity

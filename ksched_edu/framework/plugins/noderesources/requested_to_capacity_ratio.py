@@ -7,20 +7,17 @@ rounded. Shape scores are given on 0..10 and scaled by 10 onto 0..100.
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from .... import goint
 from ....config.types import MAX_CUSTOM_PRIORITY_SCORE
 from ...interface import MAX_NODE_SCORE
 from ..helper.shape_score import FunctionShape, FunctionShapePoint, build_broken_linear_function
 from .resource_allocation import ResourceScorerFn
 
 MAX_UTILIZATION = 100
-
-
-def _go_round(x: float) -> int:
-    """Go's math.Round: halves round away from zero (Python's round() goes to even)."""
-    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+# Up to this capacity, requested * MAX_UTILIZATION (requested <= capacity) fits an int64.
+_NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_UTILIZATION
 
 
 def build_requested_to_capacity_ratio_scorer_function(scoring_function_shape: FunctionShape,
@@ -30,6 +27,9 @@ def build_requested_to_capacity_ratio_scorer_function(scoring_function_shape: Fu
     def resource_scoring_function(requested: int, capacity: int) -> int:
         if capacity == 0 or requested > capacity:
             return raw_scoring_function(MAX_UTILIZATION)
+        if capacity > _NO_OVERFLOW_CAPACITY:
+            # upstream: the int64 product wraps; a negative utilization scores as the first point.
+            return raw_scoring_function(goint.div(goint.wrap64(requested * MAX_UTILIZATION), capacity))
         return raw_scoring_function(requested * MAX_UTILIZATION // capacity)
 
     def scorer(requested: list[int], allocatable: list[int]) -> int:
@@ -45,7 +45,8 @@ def build_requested_to_capacity_ratio_scorer_function(scoring_function_shape: Fu
                 weight_sum += weight
         if weight_sum == 0:
             return 0
-        return _go_round(float(node_score) / float(weight_sum))
+        # Shape scores and weights are small and non-negative: no int64 concern here.
+        return int(goint.round_half_away(float(node_score) / float(weight_sum)))
 
     return scorer
 

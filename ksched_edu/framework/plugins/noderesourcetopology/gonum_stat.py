@@ -17,8 +17,7 @@ from __future__ import annotations
 import math
 import struct
 
-MIN_INT64 = -(2**63)
-MAX_INT64 = 2**63 - 1
+from .... import goint
 
 
 def mean(x: list[float]) -> float:
@@ -45,17 +44,9 @@ def variance(x: list[float]) -> float:
         return math.nan if unnormalised == 0 or math.isnan(unnormalised) else math.copysign(math.inf, unnormalised)
 
 
-def go_int64(f: float) -> int:
-    """Go's ``int64(f)`` on amd64: truncation; NaN and out-of-range give the minimum int64."""
-    if math.isnan(f) or math.isinf(f) or not (MIN_INT64 <= f < 2.0**63):
-        return MIN_INT64
-    return int(f)
-
-
-def go_div(a: int, b: int) -> int:
-    """Go's integer division: the quotient truncated toward zero (ZeroDivisionError for b == 0)."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
+# Go's int64(f) on amd64 and Go's integer division (see ksched_edu/goint.py).
+go_int64 = goint.float_to_int64
+go_div = goint.div
 
 
 def float32(f: float) -> float:

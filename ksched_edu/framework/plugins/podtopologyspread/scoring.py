@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from .... import goint
 from ....api.nodeaffinity import get_required_node_affinity
 from ....api.types import Pod
 from ...cycle_state import CycleState, StateNotFoundError
@@ -73,11 +74,12 @@ def score_for_count(cnt: int, max_skew: int, tp_weight: float) -> float:
 
 
 def go_round(x: float) -> int:
-    """Go's math.Round: half away from zero (Python's round() is half to even)."""
-    t = math.trunc(x)
-    if abs(x - t) >= 0.5:
-        t += math.copysign(1.0, x)
-    return int(t)
+    """Go's ``int64(math.Round(x))``: half away from zero (Python's round() is half to even).
+
+    The score is a sum of non-negative counts times log weights, far below 2^63, so
+    the conversion is a plain truncation of an already whole number.
+    """
+    return int(goint.round_half_away(x))
 
 
 class ScoringMixin:

@@ -24,3 +24,18 @@ def test_default_normalize_score(reverse, scores, expected):
     node_scores = [NodeScore(name="", score=s) for s in scores]
     assert default_normalize_score(MAX_NODE_SCORE, reverse, node_scores) is None
     assert [s.score for s in node_scores] == expected
+
+
+@pytest.mark.parametrize("reverse,scores,expected", [
+    # A negative raw score divides toward zero, as Go's int64 division does (Python's // floors).
+    (False, [-1, 3], [-33, 100]),
+    (True, [-1, 3], [133, 0]),
+    # maxPriority * score wraps past MaxInt64 before the division.
+    # 100 * 2^61 wraps to MinInt64 (-4 * 2^61); 100 * (2^61 - 1) wraps to 2^63 - 100.
+    (False, [2**61, 2**61 - 1], [-4, 3]),
+])
+def test_default_normalize_score_int64(reverse, scores, expected):
+    """Mirrors DefaultNormalizeScore's int64 arithmetic (helper/normalize_score.go)."""
+    node_scores = [NodeScore(name="", score=s) for s in scores]
+    default_normalize_score(MAX_NODE_SCORE, reverse, node_scores)
+    assert [s.score for s in node_scores] == expected

@@ -94,3 +94,18 @@ def test_name_and_no_normalize():
     pl = new(None, None)
     assert pl.name() == NAME == "ImageLocality"
     assert pl.score_extensions() is None
+
+
+@pytest.mark.parametrize("sizes,expected", [
+    ([5 * 10**18], 100),                     # fits: capped at the 1000Mi threshold
+    ([5 * 10**18, 5 * 10**18], 0),           # the int64 sum wraps negative: below the 23Mi floor
+    ([2**63 - 1], 0),                        # float64(MaxInt64) is 2^63: int64() of it is MinInt64
+])
+def test_image_locality_int64_sums(sizes, expected):
+    """Mirrors sumImageScores / scaledImageScore: an int64 sum of int64(float64) conversions."""
+    images = [f"gcr.io/big{i}" for i in range(len(sizes))]
+    st = NodeStatus(images=[ContainerImage(names=[f"{im}:latest"], size_bytes=s) for im, s in zip(images, sizes)])
+    nodes = [image_node("node1", st)]
+    pod = Pod(metadata=ObjectMeta(name="p"), spec=spec(images))
+    score, status_ = new(None, FakeHandle(nodes=nodes)).score(CycleState(), pod, "node1")
+    assert status_ is None and score == expected

@@ -418,9 +418,9 @@ def conformance_command(args: argparse.Namespace) -> int:
         loader_log.propagate = propagate
     if show_progress:
         print("\r" + " " * 72 + "\r", end="", file=sys.stderr, flush=True)
-    print(f"{len(results)} cases from {root}, answered in {time.perf_counter() - start:.1f} s")
+    print(f"{len(results)} case(s) from {root}, answered in {time.perf_counter() - start:.1f} s")
     if skipped.count:
-        print(f"({skipped.count} objects skipped while loading: kinds the port does not read)")
+        print(f"({skipped.count} object(s) skipped while loading: kinds the port does not read)")
     print()
     width = shutil.get_terminal_size((100, 24)).columns
     print(report(results, verbose=args.verbose or bool(args.names), width=width))

@@ -76,28 +76,7 @@ def go_type_of(value: Any) -> str:
 
 # --- strconv.Quote -----------------------------------------------------------
 
-_ESCAPES = {"\a": "\\a", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r",
-            "\t": "\\t", "\v": "\\v", '"': '\\"', "\\": "\\\\"}
-
-
-def go_quote(s: str) -> str:
-    """strconv.Quote: a double-quoted Go string literal."""
-    out = ['"']
-    for ch in s:
-        if ch in _ESCAPES:
-            out.append(_ESCAPES[ch])
-        elif ch == " " or ch.isprintable():
-            out.append(ch)
-        else:
-            code = ord(ch)
-            if code < 0x80:
-                out.append(f"\\x{code:02x}")
-            elif code < 0x10000:
-                out.append(f"\\u{code:04x}")
-            else:
-                out.append(f"\\U{code:08x}")
-    out.append('"')
-    return "".join(out)
+from ..api.validation.field import go_quote  # noqa: E402,F401  (shared with the API server's messages)
 
 
 # --- floats -------------------------------------------------------------------

@@ -80,7 +80,7 @@ def sum_image_scores(node_info: NodeInfo, pod: Pod, total_num_nodes: int) -> int
             total += scaled_image_score(state, total_num_nodes)
     # upstream sums in int64: images near MaxInt64 bytes wrap (wrapping once at the end
     # gives the same low 64 bits as wrapping each step).
-    return goint.wrap64(total)
+    return total if goint.MIN_INT64 <= total <= goint.MAX_INT64 else goint.wrap64(total)
 
 
 def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:

@@ -61,8 +61,6 @@ class ScheduleResult:
     evaluated_nodes: int = 0
     feasible_nodes: int = 0
     nominating_info: Optional[NominatingInfo] = None
-    # Every node's plugin scores, kept so callers (and the trace) can show them.
-    scores: list[NodePluginScores] = field(default_factory=list)
 
 
 @dataclass
@@ -257,8 +255,7 @@ def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod
         return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status_map), 1)
     priority_list = prioritize_nodes(fwk, state, pod, feasible)
     host = select_host(priority_list, NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, sched.rng)
-    return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status_map), len(feasible),
-                          scores=priority_list)
+    return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status_map), len(feasible))
 
 
 def find_nodes_that_fit_pod(sched: "Scheduler", fwk: Framework, state: CycleState,

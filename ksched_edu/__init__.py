@@ -6,3 +6,7 @@ Importing the package stays light: pandas, matplotlib and ipywidgets load only
 when a view asks for them.
 """
 __version__ = "0.1.0"
+
+from .anchors import upstream  # noqa: E402  (the Go counterpart of a ported object)
+
+__all__ = ["upstream", "__version__"]

@@ -367,6 +367,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_conformance_arguments(sub.add_parser(
         "conformance", help="answer the cases of data/conformance and compare with the real kube-scheduler"))
+    up = sub.add_parser("upstream", help="the Go function each ported function ports, with permalinks")
+    up.add_argument("--list", action="store_true", required=True,
+                    help="print every anchor as CSV: module, function, Go identifier, permalink")
     return ap
 
 
@@ -385,6 +388,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             from .conformance import conformance_command
 
             return conformance_command(args)
+        if args.command == "upstream":
+            from .anchors import list_csv
+
+            sys.stdout.write(list_csv())
+            return 0
         return schedule_command(args)
     except UsageError as err:
         print(str(err), file=sys.stderr)

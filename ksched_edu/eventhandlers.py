@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from .anchors import ports
 from .api.nodeaffinity import get_required_node_affinity
 from .api.tolerations import find_matching_untolerated_taint
 from .api.types import TAINT_NO_SCHEDULE, Node, Pod
@@ -27,10 +28,12 @@ from .internal.queue.events import (ASSIGNED_POD_DELETE, NODE_ADD, NODE_ALLOCATA
 if TYPE_CHECKING:  # pragma: no cover
     from .scheduler import Scheduler
 
+@ports("pkg/scheduler/eventhandlers.go", "assignedPod", 258, 260)
 def assigned_pod(pod: Pod) -> bool:
     return bool(pod.spec.node_name)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
 def add_all_event_handlers(sched: "Scheduler") -> None:
     api = sched.client
     api.watch("Pod", lambda event, old, new: _on_pod(sched, event, old, new))
@@ -40,6 +43,7 @@ def add_all_event_handlers(sched: "Scheduler") -> None:
 # --- pods -----------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
 def _on_pod(sched: "Scheduler", event: str, old: Optional[Pod], new: Optional[Pod]) -> None:
     """Route a pod event to the cache handler, the queue handler, or both.
 
@@ -55,6 +59,7 @@ def _on_pod(sched: "Scheduler", event: str, old: Optional[Pod], new: Optional[Po
         side(sched, event, old, new)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
 def _filtered(accept: Callable[[Pod], bool], on_add: Callable, on_update: Callable, on_delete: Callable) -> Callable:
     def handle(sched: "Scheduler", event: str, old: Optional[Pod], new: Optional[Pod]) -> None:
         if event == "add" and accept(new):
@@ -72,6 +77,7 @@ def _filtered(accept: Callable[[Pod], bool], on_add: Callable, on_update: Callab
     return handle
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).addPodToCache", 194, 208)
 def add_pod_to_cache(sched: "Scheduler", pod: Pod) -> None:
     try:
         sched.cache.add_pod(pod)
@@ -80,6 +86,7 @@ def add_pod_to_cache(sched: "Scheduler", pod: Pod) -> None:
     sched.scheduling_queue.assigned_pod_added(pod)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).updatePodInCache", 210, 229)
 def update_pod_in_cache(sched: "Scheduler", old: Pod, new: Pod) -> None:
     try:
         sched.cache.update_pod(old, new)
@@ -88,6 +95,7 @@ def update_pod_in_cache(sched: "Scheduler", old: Pod, new: Pod) -> None:
     sched.scheduling_queue.assigned_pod_updated(old, new)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).deletePodFromCache", 231, 255)
 def delete_pod_from_cache(sched: "Scheduler", pod: Pod) -> None:
     try:
         sched.cache.remove_pod(pod)
@@ -96,10 +104,12 @@ def delete_pod_from_cache(sched: "Scheduler", pod: Pod) -> None:
     sched.scheduling_queue.move_all_to_active_or_backoff_queue(ASSIGNED_POD_DELETE, pod, None, None)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).addPodToSchedulingQueue", 125, 132)
 def add_pod_to_scheduling_queue(sched: "Scheduler", pod: Pod) -> None:
     sched.scheduling_queue.add(pod)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).updatePodInSchedulingQueue", 134, 155)
 def update_pod_in_scheduling_queue(sched: "Scheduler", old: Pod, new: Pod) -> None:
     if old.metadata.resource_version == new.metadata.resource_version:
         return
@@ -108,6 +118,7 @@ def update_pod_in_scheduling_queue(sched: "Scheduler", old: Pod, new: Pod) -> No
     sched.scheduling_queue.update(old, new)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).deletePodFromSchedulingQueue", 157, 192)
 def delete_pod_from_scheduling_queue(sched: "Scheduler", pod: Pod) -> None:
     sched.scheduling_queue.delete(pod)
     fwk = sched.framework_for_pod(pod)
@@ -118,6 +129,7 @@ def delete_pod_from_scheduling_queue(sched: "Scheduler", pod: Pod) -> None:
 # --- nodes ------------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
 def _on_node(sched: "Scheduler", event: str, old: Optional[Node], new: Optional[Node]) -> None:
     if event == "add":
         add_node_to_cache(sched, new)
@@ -127,17 +139,20 @@ def _on_node(sched: "Scheduler", event: str, old: Optional[Node], new: Optional[
         delete_node_from_cache(sched, old)
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).addNodeToCache", 67, 78)
 def add_node_to_cache(sched: "Scheduler", node: Node) -> None:
     info = sched.cache.add_node(node)
     sched.scheduling_queue.move_all_to_active_or_backoff_queue(NODE_ADD, None, node, pre_check_for_node(info))
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).updateNodeInCache", 80, 99)
 def update_node_in_cache(sched: "Scheduler", old: Node, new: Node) -> None:
     info = sched.cache.update_node(old, new)
     for evt in node_scheduling_properties_change(new, old):
         sched.scheduling_queue.move_all_to_active_or_backoff_queue(evt, old, new, pre_check_for_node(info))
 
 
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).deleteNodeFromCache", 101, 123)
 def delete_node_from_cache(sched: "Scheduler", node: Node) -> None:
     try:
         sched.cache.remove_node(node)
@@ -145,6 +160,7 @@ def delete_node_from_cache(sched: "Scheduler", node: Node) -> None:
         pass
 
 
+@ports("pkg/scheduler/eventhandlers.go", "nodeSchedulingPropertiesChange", 548, 571)
 def node_scheduling_properties_change(new: Node, old: Node) -> list[ClusterEvent]:
     events = []
     if new.spec.unschedulable != old.spec.unschedulable and not new.spec.unschedulable:
@@ -162,10 +178,12 @@ def node_scheduling_properties_change(new: Node, old: Node) -> list[ClusterEvent
     return events
 
 
+@ports("pkg/scheduler/eventhandlers.go", "nodeAllocatableChanged", 573, 575)
 def _quantities(rl: dict[str, Any]) -> dict[str, Any]:
     return {k: v.milli_value() for k, v in rl.items()}
 
 
+@ports("pkg/scheduler/eventhandlers.go", "preCheckForNode", 604, 618)
 def pre_check_for_node(info: NodeInfo) -> Callable[[Pod], bool]:
     """Upstream preCheckForNode: would the pod pass the basic admission checks on this node?"""
     def check(pod: Pod) -> bool:
@@ -177,6 +195,7 @@ def pre_check_for_node(info: NodeInfo) -> Callable[[Pod], bool]:
     return check
 
 
+@ports("pkg/scheduler/eventhandlers.go", "AdmissionCheck", 624, 655)
 def admission_check(pod: Pod, info: NodeInfo, include_all_failures: bool) -> list[tuple[str, str]]:
     """Upstream AdmissionCheck: (plugin, reason) for each of the kubelet-like checks that fail."""
     from .framework.plugins.nodename import node_name

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from .anchors import plumbing, ports
 from .framework.runtime import Framework, FrameworkError, Registry
 
 
+@plumbing("Python exception for the errors upstream's NewMap returns")
 class ProfileError(Exception):
     """Building the profiles failed; ``str()`` is upstream's error text."""
 
 
+@ports("pkg/scheduler/profile/profile.go", "NewMap", 49, 65)
 def new_map(profiles: list[Any], registry: Registry, **framework_options: Any) -> dict[str, Framework]:
     """Upstream NewMap: a Framework per profile, validated against the ones before it."""
     m: dict[str, Framework] = {}
@@ -30,12 +33,14 @@ def new_map(profiles: list[Any], registry: Registry, **framework_options: Any) -
     return m
 
 
+@ports("pkg/scheduler/profile/profile.go", "cfgValidator", 92, 96)
 class _CfgValidator:
     def __init__(self, m: dict[str, Framework]) -> None:
         self.m = m
         self.queue_sort = ""
         self.queue_sort_args: Any = None
 
+    @ports("pkg/scheduler/profile/profile.go", "(*cfgValidator).validate", 98, 129)
     def validate(self, cfg: Any, fwk: Framework) -> None:
         if not fwk.profile_name:
             raise ProfileError("scheduler name is needed")

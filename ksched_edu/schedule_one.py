@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from .anchors import plumbing, ports
 from .api.types import Pod, PodCondition
 from .framework.cycle_state import CycleState
 from .framework.interface import (PODS_TO_ACTIVATE_KEY, Code, NodePluginScores, NominatingInfo, NominatingMode, Status,
@@ -46,15 +47,18 @@ ERR_NO_NODES_AVAILABLE = "no nodes available to schedule pods"
 CLEAR_NOMINATED_NODE = NominatingInfo("", NominatingMode.ModeOverride)
 
 
+@plumbing("Python exception standing for upstream's ErrNoNodesAvailable error value")
 class NoNodesAvailableError(Exception):
     def __str__(self) -> str:
         return ERR_NO_NODES_AVAILABLE
 
 
+@plumbing("Python exception carrying an Error-coded status out of the scheduling cycle")
 class SchedulingError(Exception):
     """An unexpected (Error-coded) failure of a scheduling cycle."""
 
 
+@ports("pkg/scheduler/scheduler.go", "ScheduleResult", 137, 148)
 @dataclass
 class ScheduleResult:
     suggested_host: str = ""
@@ -63,12 +67,14 @@ class ScheduleResult:
     nominating_info: Optional[NominatingInfo] = None
 
 
+@ports("pkg/scheduler/framework/interface.go", "PodsToActivate", 160, 164)
 @dataclass
 class PodsToActivate:
     """Pods a plugin asked to move to activeQ (upstream framework.PodsToActivate)."""
 
     map: dict[str, Pod] = field(default_factory=dict)
 
+    @ports("pkg/scheduler/framework/interface.go", "(*PodsToActivate).Clone", 167, 169)
     def clone(self) -> "PodsToActivate":
         return self  # upstream: Clone returns the same state
 
@@ -76,6 +82,7 @@ class PodsToActivate:
 # --- scheduleOne ------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
 def schedule_one(sched: "Scheduler") -> bool:
     """Pop one pod and run its scheduling cycle; start its binding cycle.
 
@@ -109,6 +116,7 @@ def schedule_one(sched: "Scheduler") -> bool:
     return True
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).schedulingCycle", 139, 262)
 def scheduling_cycle(sched: "Scheduler", state: CycleState, fwk: Framework, pod_info: QueuedPodInfo,
                      pods_to_activate: PodsToActivate) -> tuple[ScheduleResult, QueuedPodInfo, Optional[Status]]:
     pod = pod_info.pod
@@ -163,12 +171,14 @@ def scheduling_cycle(sched: "Scheduler", state: CycleState, fwk: Framework, pod_
     return result, assumed_info, None
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).schedulingCycle", 139, 262)
 def _undo_assume(sched: "Scheduler", fwk: Framework, state: CycleState, assumed: Pod, host: str) -> None:
     fwk.run_reserve_plugins_unreserve(state, assumed, host)
     sched.cache.forget_pod(assumed)
     sched.record(BindEvent(sched.clock.now, sched.cycle, assumed.key, host, "forget"))
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).schedulingCycle", 139, 262)
 def _rejection_on_host(pod: Pod, host: str, sts: Status) -> Status:
     """A Reserve or Permit rejection, worded as a FitError over the one chosen node."""
     if not sts.is_rejected():
@@ -182,6 +192,7 @@ def _status_with_fit_error(code: Code, fit_error: FitError) -> Status:
     return new_status(code).with_error(fit_error)
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).bindingCycle", 265, 322)
 def binding_cycle(sched: "Scheduler", state: CycleState, fwk: Framework, result: ScheduleResult,
                   assumed_info: QueuedPodInfo, pods_to_activate: PodsToActivate,
                   permit_status: Optional[Status] = None) -> Optional[Status]:
@@ -207,6 +218,7 @@ def binding_cycle(sched: "Scheduler", state: CycleState, fwk: Framework, result:
     return None
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).handleBindingCycleError", 324, 356)
 def handle_binding_cycle_error(sched: "Scheduler", state: CycleState, fwk: Framework, pod_info: QueuedPodInfo,
                                result: ScheduleResult, status: Status) -> None:
     assumed = pod_info.pod
@@ -229,6 +241,7 @@ def handle_binding_cycle_error(sched: "Scheduler", state: CycleState, fwk: Frame
     sched.failure_handler(fwk, pod_info, status, CLEAR_NOMINATED_NODE)
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).skipPodSchedule", 367, 385)
 def skip_pod_schedule(sched: "Scheduler", fwk: Framework, pod: Pod) -> bool:
     """A pod being deleted, or already assumed, is not scheduled again."""
     if pod.metadata.deletion_timestamp is not None:
@@ -239,6 +252,7 @@ def skip_pod_schedule(sched: "Scheduler", fwk: Framework, pod: Pod) -> bool:
 # --- schedulePod ------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).schedulePod", 390, 438)
 def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod) -> ScheduleResult:
     """Filter, score and pick a node for ``pod`` against a fresh snapshot.
 
@@ -258,6 +272,7 @@ def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod
     return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status_map), len(feasible))
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).findNodesThatFitPod", 442, 525)
 def find_nodes_that_fit_pod(sched: "Scheduler", fwk: Framework, state: CycleState,
                             pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
     diagnosis = Diagnosis()
@@ -288,6 +303,7 @@ def find_nodes_that_fit_pod(sched: "Scheduler", fwk: Framework, state: CycleStat
     return feasible, diagnosis
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).evaluateNominatedNode", 527, 545)
 def evaluate_nominated_node(sched: "Scheduler", pod: Pod, fwk: Framework, state: CycleState,
                             diagnosis: Diagnosis) -> list[NodeInfo]:
     try:
@@ -300,10 +316,12 @@ def evaluate_nominated_node(sched: "Scheduler", pod: Pod, fwk: Framework, state:
         return []
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).hasScoring", 548, 558)
 def has_scoring(fwk: Framework) -> bool:
     return fwk.has_score_plugins()
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).findNodesThatPassFilters", 571, 652)
 def find_nodes_that_pass_filters(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod,
                                  diagnosis: Diagnosis, nodes: list[NodeInfo]) -> list[NodeInfo]:
     num_all = len(nodes)
@@ -333,6 +351,7 @@ def find_nodes_that_pass_filters(sched: "Scheduler", fwk: Framework, state: Cycl
     return feasible
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).numFeasibleNodesToFind", 656, 682)
 def num_feasible_nodes_to_find(global_percentage: Optional[int], profile_percentage: Optional[int],
                                num_all_nodes: int) -> int:
     """How many feasible nodes are enough (upstream numFeasibleNodesToFind).
@@ -354,6 +373,7 @@ def num_feasible_nodes_to_find(global_percentage: Optional[int], profile_percent
     return num_nodes
 
 
+@ports("pkg/scheduler/schedule_one.go", "prioritizeNodes", 743, 853)
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> list[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(n.name, total_score=1) for n in nodes]
@@ -366,6 +386,7 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
+@ports("pkg/scheduler/schedule_one.go", "selectHost", 861, 908)
 def select_host(node_score_list: list[NodePluginScores], count: int, rng) -> str:
     """Pick the top-scoring node; among ties, each is equally likely (reservoir sampling)."""
     if not node_score_list:
@@ -384,6 +405,7 @@ def select_host(node_score_list: list[NodePluginScores], count: int, rng) -> str
     return selected.name
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).assume", 934, 951)
 def assume(sched: "Scheduler", assumed: Pod, host: str) -> None:
     """Book the pod on ``host`` in the cache before binding (optimistic binding)."""
     assumed.spec.node_name = host
@@ -392,6 +414,7 @@ def assume(sched: "Scheduler", assumed: Pod, host: str) -> None:
     sched.scheduling_queue.delete_nominated_pod_if_exists(assumed)
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).bind", 956, 967)
 def bind(sched: "Scheduler", fwk: Framework, assumed: Pod, target_node: str, state: CycleState) -> Optional[Status]:
     status = fwk.run_bind_plugins(state, assumed, target_node)
     # upstream: deferred finishBinding, whatever the outcome.
@@ -402,6 +425,7 @@ def bind(sched: "Scheduler", fwk: Framework, assumed: Pod, target_node: str, sta
 # --- failures -----------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/schedule_one.go", "(*Scheduler).handleSchedulingFailure", 1011, 1097)
 def handle_scheduling_failure(sched: "Scheduler", fwk: Framework, pod_info: QueuedPodInfo, status: Status,
                               nominating_info: Optional[NominatingInfo]) -> None:
     """Park the pod (unschedulable or backoff) and write why on its PodScheduled condition."""
@@ -425,6 +449,7 @@ def handle_scheduling_failure(sched: "Scheduler", fwk: Framework, pod_info: Queu
     update_pod(sched, pod, condition, nominating_info)
 
 
+@ports("pkg/scheduler/schedule_one.go", "truncateMessage", 1100, 1107)
 def truncate_message(message: str) -> str:
     if len(message) <= NOTE_LENGTH_LIMIT:
         return message
@@ -432,6 +457,7 @@ def truncate_message(message: str) -> str:
     return message[:NOTE_LENGTH_LIMIT - len(suffix)] + suffix
 
 
+@ports("pkg/scheduler/schedule_one.go", "updatePod", 1109, 1123)
 def update_pod(sched: "Scheduler", pod: Pod, condition: PodCondition,
                nominating_info: Optional[NominatingInfo]) -> None:
     """Patch the pod's status: the PodScheduled condition and, on override, nominatedNodeName."""

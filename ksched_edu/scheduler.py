@@ -27,6 +27,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from .anchors import plumbing, ports
 from .api.types import Pod
 from .config.types import KubeSchedulerConfiguration
 from .eventhandlers import add_all_event_handlers
@@ -46,6 +47,7 @@ from .sim.clock import VirtualClock
 from .trace import NULL_RECORDER, BindEvent, CycleEvent, PermitEvent, Recorder
 
 
+@plumbing("Python exception for the error upstream's New returns")
 class ConfigurationError(Exception):
     """The scheduler could not be built from its configuration (upstream New's error)."""
 
@@ -60,7 +62,9 @@ class _BindingTask:
     cycle: int
 
 
+@ports("pkg/scheduler/scheduler.go", "Scheduler", 64, 109)
 class Scheduler:
+    @ports("pkg/scheduler/scheduler.go", "New", 253, 364)
     def __init__(self, config: KubeSchedulerConfiguration, client: Optional[APIServer] = None, *,
                  clock: Optional[VirtualClock] = None, seed: int = 0, recorder: Recorder = NULL_RECORDER,
                  registry: Optional[Registry] = None, bind_latency: float = 0.0,
@@ -116,19 +120,24 @@ class Scheduler:
 
     # --- the pieces schedule_one.py asks for --------------------------------------------
 
+    @ports("pkg/scheduler/scheduler.go", "New", 253, 364)
     def next_pod(self) -> Optional[QueuedPodInfo]:
         return self.scheduling_queue.pop()
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).frameworkForPod", 358, 364)
     def framework_for_pod(self, pod: Pod) -> Optional[Framework]:
         return self.profiles.get(pod.spec.scheduler_name)
 
+    @ports("pkg/scheduler/eventhandlers.go", "responsibleForPod", 263, 265)
     def responsible_for_pod(self, pod: Pod) -> bool:
         return pod.spec.scheduler_name in self.profiles
 
+    @ports("pkg/scheduler/scheduler.go", "(*Scheduler).applyDefaultHandlers", 111, 114)
     def failure_handler(self, fwk: Framework, info: QueuedPodInfo, status: Status, nominating_info: Any) -> None:
         handle_scheduling_failure(self, fwk, info, status, nominating_info)
 
     @staticmethod
+    @ports("pkg/scheduler/framework/types.go", "(*QueuedPodInfo).DeepCopy", 220, 229)
     def copy_queued_pod_info(info: QueuedPodInfo) -> QueuedPodInfo:
         """Upstream QueuedPodInfo.DeepCopy: the assumed pod is a copy, the queue's stays as it was."""
         pod = copy.deepcopy(info.pod)
@@ -137,16 +146,19 @@ class Scheduler:
 
     # --- tracing ----------------------------------------------------------------------
 
+    @plumbing("trace hook: hands an event to the recorder when tracing is on")
     def record(self, event: Any) -> None:
         if self.recorder.enabled:
             self.recorder.record(event)
 
+    @plumbing("trace hook: counts the cycle and records its start")
     def record_cycle_start(self, fwk: Framework, pod: Pod) -> None:
         self.cycle += 1
         self.attempts[pod.key] = self.attempts.get(pod.key, 0) + 1
         fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = self.cycle, pod.key, self.clock.now
         self.record(CycleEvent(self.clock.now, self.cycle, pod.key, fwk.profile_name, "start"))
 
+    @plumbing("trace hook: records how a scheduling cycle ended")
     def record_cycle_end(self, fwk: Framework, pod: Pod, kind: str, node: str = "", message: str = "",
                          evaluated: int = 0, feasible: int = 0) -> None:
         self.record(CycleEvent(self.clock.now, self.cycle, pod.key, fwk.profile_name, kind, node, message,
@@ -154,6 +166,7 @@ class Scheduler:
 
     # --- the binding cycle on the clock ----------------------------------------------------
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def start_binding_cycle(self, state: CycleState, fwk: Framework, result: ScheduleResult,
                             info: QueuedPodInfo, pods_to_activate: PodsToActivate) -> None:
         task = _BindingTask(state, fwk, result, info, pods_to_activate, self.cycle)
@@ -174,6 +187,7 @@ class Scheduler:
         if waiting.status is not None:  # allowed or rejected before the binding cycle began
             waiting.on_resolve()
 
+    @ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "newWaitingPod", 83, 108)
     def _permit_timeout(self, task: _BindingTask, waiting: WaitingPod, plugin: str) -> None:
         # upstream: each waitingPod owns its timers (stopped on Allow/Reject); a timer of an
         # earlier attempt must not reject the pod's next wait.
@@ -184,6 +198,7 @@ class Scheduler:
             waiting.timed_out = True
             waiting.reject(plugin, f"rejected due to timeout after waiting {waited} at plugin {plugin}")
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).bindingCycle", 265, 322)
     def _after_permit(self, task: _BindingTask) -> None:
         waiting = task.fwk.waiting_pods.pop(task.info.pod.uid, None)
         status = waiting.status if waiting is not None else new_status(Code.Success)
@@ -203,6 +218,7 @@ class Scheduler:
                                 task.result.suggested_host, kind, (status.plugin,) if status.plugin else (),
                                 status.message()))
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def _finish_binding_cycle(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
         self._binding_in_flight -= 1
         fwk, info = task.fwk, task.info
@@ -214,6 +230,7 @@ class Scheduler:
         self.record(BindEvent(self.clock.now, task.cycle, info.pod.key, task.result.suggested_host, "bound"))
         self.scheduling_queue.done(info.pod.uid)
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def _go(self, delay: float, work: Callable[[], None], label: str) -> None:
         """Binding work that becomes ready after ``delay`` seconds (at once when 0)."""
         # upstream: a goroutine; here a step that waits for the scheduling loop (take_binding_work).
@@ -222,6 +239,7 @@ class Scheduler:
         else:
             self._binding_work.append(work)
 
+    @plumbing("binding goroutines as steps on the virtual clock: takes the ready ones")
     def take_binding_work(self) -> list[Callable[[], None]]:
         """The binding work ready now, taken from the scheduler to run during the cycle just popped.
 
@@ -235,11 +253,13 @@ class Scheduler:
         return work
 
     @staticmethod
+    @plumbing("binding goroutines as steps on the virtual clock: runs the taken ones")
     def run_binding_work(work: list[Callable[[], None]]) -> bool:
         for step in work:
             step()
         return bool(work)
 
+    @plumbing("step-by-step use: lands every ready binding step at once")
     def finish_binding_cycles(self) -> bool:
         """Run every binding step that is ready now (and what it makes ready); False when none was.
 
@@ -253,15 +273,18 @@ class Scheduler:
 
     # --- the loop -------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def schedule_one(self) -> bool:
         return schedule_one(self)
 
+    @plumbing("virtual-clock loop: whether any scheduling, binding or timer work is left")
     def busy(self) -> bool:
         """Work is left: a pod in activeQ or backoffQ, a binding cycle not finished, or a timer
         that is not a periodic flush (a workload arrival, a deletion, a Permit timeout)."""
         return (self.scheduling_queue.has_active_or_backoff() or self._binding_in_flight > 0
                 or bool(self._binding_work) or self.clock.has_foreground())
 
+    @ports("pkg/scheduler/scheduler.go", "(*Scheduler).Run", 435, 455)
     def run(self, until: Optional[float] = None, max_steps: int = 10_000_000,
             progress: Optional[Callable[[], None]] = None) -> None:
         """Schedule until quiescent (or until the clock passes ``until``).

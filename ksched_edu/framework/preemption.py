@@ -29,6 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
+from ..anchors import ports
 from ..api.types import Pod, PodCondition
 from ..goint import MAX_INT32, MIN_INT64
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
@@ -68,11 +69,13 @@ def pod_priority(pod: Pod) -> int:
     return pod.spec.priority if pod.spec.priority is not None else 0
 
 
+@ports("pkg/scheduler/util/utils.go", "GetPodStartTime", 50, 56)
 def get_pod_start_time(pod: Pod) -> float:
     """Upstream util.GetPodStartTime: status.startTime, or "now" (later than any start) when unset."""
     return pod.status.start_time if pod.status.start_time is not None else math.inf
 
 
+@ports("pkg/scheduler/util/utils.go", "MoreImportantPod", 88, 95)
 def more_important_pod(pod1: Pod, pod2: Pod) -> bool:
     """Upstream util.MoreImportantPod: higher priority first, then the earlier start."""
     p1, p2 = pod_priority(pod1), pod_priority(pod2)
@@ -81,6 +84,7 @@ def more_important_pod(pod1: Pod, pod2: Pod) -> bool:
     return get_pod_start_time(pod1) < get_pod_start_time(pod2)
 
 
+@ports("pkg/scheduler/util/utils.go", "MoreImportantPod", 88, 95)
 def more_important_key(pod: Pod) -> tuple[int, float]:
     """A sort key that orders pods as :func:`more_important_pod` does."""
     return -pod_priority(pod), get_pod_start_time(pod)
@@ -110,6 +114,7 @@ class Victims:
     num_pdb_violations: int = 0
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "candidate", 54, 57)
 @dataclass
 class Candidate:
     """A node where the preemptor fits once ``victims`` are gone (upstream candidate)."""
@@ -118,20 +123,25 @@ class Candidate:
     name: str
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "candidateList", 69, 72)
 class _CandidateList:
     """Upstream candidateList: a fixed number of slots; a candidate beyond them is dropped."""
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "newCandidateList", 74, 76)
     def __init__(self, size: int) -> None:
         self.size_limit = size
         self.items: list[Candidate] = []
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*candidateList).add", 79, 83)
     def add(self, c: Candidate) -> None:
         if len(self.items) < self.size_limit:
             self.items.append(c)
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*candidateList).size", 89, 95)
     def size(self) -> int:
         return len(self.items)
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*candidateList).get", 99, 101)
     def get(self) -> list[Candidate]:
         return list(self.items)
 
@@ -139,22 +149,28 @@ class _CandidateList:
 class Interface(Protocol):
     """What a preemption plugin decides (upstream preemption.Interface)."""
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]: ...
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
     def candidates_to_victims_map(self, candidates: list[Candidate]) -> dict[str, Victims]: ...
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
     def pod_eligible_to_preempt_others(self, pod: Pod,
                                        nominated_node_status: Optional[Status]) -> tuple[bool, str]: ...
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: list[Any]) -> tuple[list[Pod], int, Optional[Status]]: ...
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
     def ordered_score_funcs(self, nodes_to_victims: dict[str, Victims]) -> Optional[list[ScoreFunc]]: ...
 
 
 # --- the Evaluator ------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "Evaluator", 125, 132)
 @dataclass
 class Evaluator:
     """One preemption attempt for one pod (upstream Evaluator).
@@ -177,6 +193,7 @@ class Evaluator:
     num_candidates: int = 0
     dry_run_order: list[str] = field(default_factory=list)
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).Preempt", 150, 208)
     def preempt(self, pod: Pod, m: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Optional[Status]]:
         """Upstream Preempt: the whole flow; the returned status becomes the PostFilter status.
 
@@ -227,6 +244,7 @@ class Evaluator:
             return None, status
         return PostFilterResult.with_nominated_node(best.name), new_status(Code.Success)
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).Preempt", 150, 208)
     def _latest_pod(self, pod: Pod) -> tuple[Optional[Pod], str]:
         client = self.handler.client()
         get_pod = getattr(client, "get_pod", None)
@@ -237,6 +255,7 @@ class Evaluator:
             return None, f"pod \"{pod.metadata.name}\" not found"
         return latest, ""
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).findCandidates", 212, 250)
     def find_candidates(self, pod: Pod, m: NodeToStatusMap) -> tuple[list[Candidate], NodeToStatusMap, Optional[str]]:
         """Upstream findCandidates: dry-run preemption on the nodes where it might help."""
         all_nodes = self.handler.snapshot_shared_lister().node_infos().list()
@@ -256,10 +275,12 @@ class Evaluator:
         node_statuses.update(unschedulable_node_status)
         return candidates, node_statuses, error
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).callExtenders", 256, 312)
     def call_extenders(self, pod: Pod, candidates: list[Candidate]) -> tuple[list[Candidate], Optional[Status]]:
         """Upstream callExtenders; there are no extenders here, so the candidates stay as they are."""
         return candidates, None
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).SelectCandidate", 316, 343)
     def select_candidate(self, candidates: list[Candidate]) -> Optional[Candidate]:
         """Upstream SelectCandidate: the one candidate, or the best by pickOneNodeForPreemption."""
         self.criteria = []
@@ -278,6 +299,7 @@ class Evaluator:
         # upstream: logged as "should not reach here"; the first candidate keeps the flow going.
         return candidates[0]
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).prepareCandidate", 349, 411)
     def prepare_candidate(self, c: Candidate, pod: Pod, plugin_name: str) -> Optional[Status]:
         """Upstream prepareCandidate: evict the victims, then clear lower-priority nominations."""
         fh = self.handler
@@ -306,6 +328,7 @@ class Evaluator:
         clear_nominated_node_name(cs, nominated_pods)
         return None
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).prepareCandidate", 349, 411)
     def _grace_period(self, victim: Pod) -> float:
         if self.victim_grace_period is not None:
             return self.victim_grace_period
@@ -324,6 +347,7 @@ class Evaluator:
             if ctx is not None:
                 ctx.dry_run = False
 
+    @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).DryRunPreemption", 571, 617)
     def dry_run_preemption(self, pod: Pod, potential_nodes: list[NodeInfo], pdbs: list[Any], offset: int,
                            num_candidates: int) -> tuple[list[Candidate], NodeToStatusMap, Optional[str]]:
         """Upstream DryRunPreemption: candidates (non-PDB-violating first) and the statuses of the rest.
@@ -399,6 +423,7 @@ def _error_text(err: BaseException) -> str:
 # --- the free functions of preemption.go -----------------------------------------------
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "nodesWherePreemptionMightHelp", 415, 432)
 def nodes_where_preemption_might_help(nodes: list[NodeInfo],
                                       m: NodeToStatusMap) -> tuple[list[NodeInfo], NodeToStatusMap]:
     """Upstream nodesWherePreemptionMightHelp: only nodes that failed with Unschedulable.
@@ -419,6 +444,7 @@ def nodes_where_preemption_might_help(nodes: list[NodeInfo],
     return potential, node_statuses
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "getPodDisruptionBudgets", 434, 439)
 def get_pod_disruption_budgets(handler: Any) -> list[Any]:
     """Upstream getPodDisruptionBudgets: every PDB the informer knows."""
     lister = handler.object_lister()
@@ -427,6 +453,7 @@ def get_pod_disruption_budgets(handler: Any) -> list[Any]:
     return list(lister.list("PodDisruptionBudget"))
 
 
+@ports("pkg/scheduler/util/utils.go", "GetEarliestPodStartTime", 60, 82)
 def get_earliest_pod_start_time(victims: Victims) -> Optional[float]:
     """Upstream util.GetEarliestPodStartTime: the earliest start among the highest-priority victims."""
     if not victims.pods:
@@ -443,6 +470,7 @@ def get_earliest_pod_start_time(victims: Victims) -> Optional[float]:
     return earliest
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "pickOneNodeForPreemption", 454, 540)
 def default_score_funcs(nodes_to_victims: dict[str, Victims]) -> list[ScoreFunc]:
     """The five rules of pickOneNodeForPreemption as score functions (higher is better)."""
 
@@ -472,6 +500,7 @@ def default_score_funcs(nodes_to_victims: dict[str, Victims]) -> list[ScoreFunc]
     return [min_num_pdb_violating, min_highest_priority, min_sum_priorities, min_num_pods, latest_start_time]
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "pickOneNodeForPreemption", 454, 540)
 def pick_one_node_with_criterion(nodes_to_victims: dict[str, Victims], score_funcs: Optional[list[ScoreFunc]],
                                  steps: Optional[list[PreemptionCriterion]] = None) -> tuple[str, str]:
     """pickOneNodeForPreemption, also naming the rule that left a single node.
@@ -509,12 +538,14 @@ def pick_one_node_with_criterion(nodes_to_victims: dict[str, Victims], score_fun
     return all_candidates[0], CRITERION_FIRST
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "pickOneNodeForPreemption", 454, 540)
 def pick_one_node_for_preemption(nodes_to_victims: dict[str, Victims],
                                  score_funcs: Optional[list[ScoreFunc]] = None) -> str:
     """Upstream pickOneNodeForPreemption: the node whose eviction costs least."""
     return pick_one_node_with_criterion(nodes_to_victims, score_funcs)[0]
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "getLowerPriorityNominatedPods", 549, 564)
 def get_lower_priority_nominated_pods(pn: Any, pod: Pod, node_name: str) -> list[Pod]:
     """Upstream getLowerPriorityNominatedPods: pods nominated to ``node_name`` with lower priority."""
     pod_infos = pn.nominated_pods_for_node(node_name)
@@ -524,6 +555,7 @@ def get_lower_priority_nominated_pods(pn: Any, pod: Pod, node_name: str) -> list
     return [pi.pod for pi in pod_infos if pod_priority(pi.pod) < prio]
 
 
+@ports("pkg/scheduler/util/utils.go", "ClearNominatedNodeName", 143, 156)
 def clear_nominated_node_name(cs: Any, pods: list[Pod]) -> None:
     """Upstream util.ClearNominatedNodeName: patch status.nominatedNodeName to "" (errors are ignored)."""
     for p in pods:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .. import goint
+from ..anchors import plumbing, ports
 from ..api.types import Pod
 from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
@@ -39,10 +40,12 @@ Registry = dict[str, PluginFactory]
 MAX_PERMIT_TIMEOUT = 15 * 60.0
 
 
+@plumbing("error type for a profile that fails to build")
 class FrameworkError(Exception):
     """Building a profile failed; ``str()`` is upstream's error text."""
 
 
+@ports("pkg/scheduler/framework/runtime/registry.go", "(Registry).Merge", 94, 101)
 def merge_registries(a: Registry, b: Registry) -> Registry:
     """Upstream Registry.Merge: an out-of-tree registry may not shadow an in-tree name."""
     out = dict(a)
@@ -70,11 +73,13 @@ _EXTENSION_POINTS: list[tuple[str, str, type, str]] = [
 ]
 
 
+@plumbing("Python stand-in for a Go interface type assertion")
 def implements(plugin: Any, protocol: type) -> bool:
     """Whether a plugin implements an extension point (upstream's reflect Implements)."""
     return isinstance(plugin, protocol)
 
 
+@ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "waitingPod", 73, 78)
 @dataclass
 class WaitingPod:
     """A pod held at Permit (upstream waiting_pods_map.go): the plugins still to allow it."""
@@ -87,14 +92,17 @@ class WaitingPod:
     # upstream: the binding goroutine blocks on a channel; here it is called back.
     on_resolve: Optional[Callable[[], None]] = None
 
+    @ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "(*waitingPod).GetPendingPlugins", 116, 125)
     def get_pending_plugins(self) -> list[str]:
         return sorted(self.pending_plugins)
 
+    @ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "(*waitingPod).Allow", 130, 149)
     def allow(self, plugin_name: str) -> None:
         self.pending_plugins.pop(plugin_name, None)
         if not self.pending_plugins and self.status is None:
             self._resolve(new_status(Code.Success))
 
+    @ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "(*waitingPod).Reject", 152, 165)
     def reject(self, plugin_name: str, msg: str) -> None:
         if self.status is None:
             self._resolve(new_status(Code.Unschedulable, msg).with_plugin(plugin_name))
@@ -105,19 +113,23 @@ class WaitingPod:
             self.on_resolve()
 
 
+@ports("pkg/scheduler/framework/runtime/framework.go", "defaultEnqueueExtension", 608, 610)
 @dataclass
 class _DefaultEnqueueExtension:
     """A plugin that registers no events is woken by every event (upstream defaultEnqueueExtension)."""
 
     plugin_name: str
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*defaultEnqueueExtension).Name", 612, 612)
     def name(self) -> str:
         return self.plugin_name
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*defaultEnqueueExtension).EventsToRegister", 613, 619)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return unroll_wildcard_resource()
 
 
+@ports("pkg/scheduler/framework/types.go", "UnrollWildCardResource", 177, 193)
 def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
     from . import types as t
 
@@ -127,9 +139,11 @@ def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
     return [ClusterEventWithHint(ClusterEvent(k, ActionType.All)) for k in kinds]
 
 
+@ports("pkg/scheduler/framework/runtime/framework.go", "frameworkImpl", 52, 88)
 class Framework:
     """One profile's plugins and the loops that run them (upstream frameworkImpl)."""
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "NewFramework", 242, 376)
     def __init__(self, registry: Registry, profile: Any, *, snapshot_lister: Any = None, client: Any = None,
                  object_lister: Any = None, nominator: Any = None, recorder: Recorder = NULL_RECORDER,
                  parallelism: int = 16) -> None:
@@ -153,6 +167,7 @@ class Framework:
 
     # --- building ---------------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "NewFramework", 242, 376)
     def _build(self, profile: Any) -> None:
         plugins = profile.plugins
         needed = self._plugins_needed(plugins)
@@ -192,6 +207,7 @@ class Framework:
                 raise FrameworkError(f"score plugin \"{pl.name()}\" is not configured with weight")
 
     @staticmethod
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).pluginsNeeded", 1601, 1621)
     def _plugins_needed(plugins: Any) -> set[str]:
         needed: set[str] = set()
         for cfg_attr, _, _, _ in _EXTENSION_POINTS:
@@ -199,6 +215,7 @@ class Framework:
         needed.update(p.name for p in plugins.multi_point.enabled)
         return needed
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).fillEnqueueExtensions", 589, 605)
     def _fill_enqueue_extensions(self, plugin: Any) -> None:
         kinds = (PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, ReservePlugin, PermitPlugin)
         if not any(implements(plugin, k) for k in kinds):
@@ -208,6 +225,7 @@ class Framework:
         else:
             self.enqueue_extensions.append(_DefaultEnqueueExtension(plugin.name()))
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "updatePluginList", 621, 645)
     def _update_plugin_list(self, attr: str, proto: type, iface: str, plugin_set: Any) -> None:
         seen: set[str] = set()
         for ep in plugin_set.enabled:
@@ -221,6 +239,7 @@ class Framework:
             seen.add(ep.name)
             getattr(self, attr).append(plugin)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).expandMultiPointPlugins", 492, 577)
     def _expand_multi_point_plugins(self, plugins: Any) -> None:
         """Upstream expandMultiPointPlugins: per point, overrides first, then multiPoint, then the rest."""
         for cfg_attr, attr, proto, iface in _EXTENSION_POINTS:
@@ -248,6 +267,7 @@ class Framework:
             order = [n for n in enabled if n in overrides] + multi + rest
             setattr(self, attr, [self.plugins_map[n] for n in order])
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "getScoreWeights", 430, 459)
     def _get_score_weights(self, plugin_list: list[Any]) -> None:
         total = 0
         for ep in plugin_list:
@@ -269,35 +289,45 @@ class Framework:
 
     # --- Handle -----------------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).SnapshotSharedLister", 1514, 1516)
     def snapshot_shared_lister(self) -> Any:
         return self._snapshot_lister
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "WithSnapshotSharedLister", 180, 184)
     def set_snapshot_shared_lister(self, lister: Any) -> None:
         self._snapshot_lister = lister
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).SharedInformerFactory", 1597, 1599)
     def object_lister(self) -> Any:
         return self._object_lister
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).ClientSet", 1582, 1584)
     def client(self) -> Any:
         return self._client
 
+    @ports("pkg/scheduler/framework/interface.go", "PodNominator", 780, 790)
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         if self.nominator is None:
             return []
         return self.nominator.nominated_pods_for_node(node_name)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).QueueSortFunc", 658, 671)
     def queue_sort_func(self) -> Callable[[Any, Any], bool]:
         return self.queue_sort_plugins[0].less
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).HasFilterPlugins", 1542, 1544)
     def has_filter_plugins(self) -> bool:
         return bool(self.filter_plugins)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).HasPostFilterPlugins", 1547, 1549)
     def has_post_filter_plugins(self) -> bool:
         return bool(self.post_filter_plugins)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).HasScorePlugins", 1552, 1554)
     def has_score_plugins(self) -> bool:
         return bool(self.score_plugins)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).ListPlugins", 1558, 1579)
     def list_plugins(self) -> dict[str, list[tuple[str, int]]]:
         """Each extension point's plugins in run order, with score weights (upstream ListPlugins)."""
         out: dict[str, list[tuple[str, int]]] = {}
@@ -329,6 +359,7 @@ class Framework:
 
     # --- the extension points ------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).runPreEnqueuePlugins", 520, 545)
     def run_pre_enqueue_plugins(self, pod: Pod) -> Optional[Status]:
         for pl in self.pre_enqueue_plugins:
             s = pl.pre_enqueue(pod)
@@ -337,6 +368,7 @@ class Framework:
                 return s.with_plugin(pl.name())
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterPlugins", 679, 736)
     def run_pre_filter_plugins(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         skip: set[str] = set()
         try:
@@ -373,14 +405,17 @@ class Framework:
             state.skip_filter_plugins = skip
             self._trace_state("PreFilter", state)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterExtensionAddPod", 751, 781)
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
                                          node_info: NodeInfo) -> Optional[Status]:
         return self._run_pre_filter_extension("AddPod", state, pod_to_schedule, pod_info_to_add, node_info)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterExtensionRemovePod", 796, 826)
     def run_pre_filter_extension_remove_pod(self, state: CycleState, pod_to_schedule: Pod,
                                             pod_info_to_remove: PodInfo, node_info: NodeInfo) -> Optional[Status]:
         return self._run_pre_filter_extension("RemovePod", state, pod_to_schedule, pod_info_to_remove, node_info)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterExtensionAddPod", 751, 781)
     def _run_pre_filter_extension(self, which: str, state: CycleState, pod: Pod, info: PodInfo,
                                   node_info: NodeInfo) -> Optional[Status]:
         for pl in self.pre_filter_plugins:
@@ -393,6 +428,7 @@ class Framework:
                 return Status.as_status(f"running {which} on PreFilter plugin \"{pl.name()}\": {s.message()}")
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         skip = state.skip_filter_plugins
         tracing = self.recorder.enabled
@@ -412,6 +448,7 @@ class Framework:
                 self._trace("Filter", name, s, node=node_info.name)
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPluginsWithNominatedPods", 954, 999)
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
                                                info: NodeInfo) -> Optional[Status]:
         """Upstream RunFilterPluginsWithNominatedPods: filter twice when nominated pods exist.
@@ -436,6 +473,7 @@ class Framework:
                 return status
         return status
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "addNominatedPods", 1004, 1027)
     def _add_nominated_pods(self, pod: Pod, state: CycleState,
                             node_info: NodeInfo) -> tuple[bool, CycleState, NodeInfo]:
         nominated = self.nominated_pods_for_node(node_info.name) if self.nominator is not None else None
@@ -453,6 +491,7 @@ class Framework:
                 added = True
         return added, state_out, info_out
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPostFilterPlugins", 889, 932)
     def run_post_filter_plugins(self, state: CycleState, pod: Pod,
                                 filtered: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
         result: Optional[PostFilterResult] = None
@@ -474,6 +513,7 @@ class Framework:
                 rejector = pl.name()
         return result, new_status(Code.Unschedulable, *reasons).with_plugin(rejector)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreScorePlugins", 1033, 1066)
     def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         skip: set[str] = set()
         try:
@@ -490,6 +530,7 @@ class Framework:
             state.skip_score_plugins = skip
             self._trace_state("PreScore", state)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunScorePlugins", 1082, 1188)
     def run_score_plugins(self, state: CycleState, pod: Pod,
                           nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
         plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
@@ -534,6 +575,7 @@ class Framework:
             result.append(nps)
         return result, None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsReserve", 1340, 1370)
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         for pl in self.reserve_plugins:
             s = pl.reserve(state, pod, node_name)
@@ -544,12 +586,14 @@ class Framework:
                 return Status.as_status(f"running Reserve plugin \"{pl.name()}\": {s.message()}")
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsUnreserve", 1384, 1406)
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         # Unreserve runs in the reverse order of Reserve.
         for pl in reversed(self.reserve_plugins):
             pl.unreserve(state, pod, node_name)
             self._trace("Unreserve", pl.name(), None, node=node_name)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPermitPlugins", 1424, 1471)
     def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str, now: float = 0.0) -> Optional[Status]:
         waits: dict[str, float] = {}
         for pl in self.permit_plugins:
@@ -568,13 +612,16 @@ class Framework:
             return new_status(Code.Wait, f"one or more plugins asked to wait and no plugin rejected pod \"{pod.name}\"")
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).GetWaitingPod", 1524, 1529)
     def get_waiting_pod(self, uid: str) -> Optional[WaitingPod]:
         return self.waiting_pods.get(uid)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).IterateOverWaitingPods", 1519, 1521)
     def iterate_over_waiting_pods(self, callback: Callable[[WaitingPod], None]) -> None:
         for wp in list(self.waiting_pods.values()):
             callback(wp)
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RejectWaitingPod", 1533, 1539)
     def reject_waiting_pod(self, uid: str) -> bool:
         wp = self.waiting_pods.get(uid)
         if wp is None:
@@ -582,6 +629,7 @@ class Framework:
         wp.reject("", "removed")
         return True
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreBindPlugins", 1213, 1243)
     def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         for pl in self.pre_bind_plugins:
             s = pl.pre_bind(state, pod, node_name)
@@ -592,6 +640,7 @@ class Framework:
                 return Status.as_status(f"running PreBind plugin \"{pl.name()}\": {s.message()}")
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunBindPlugins", 1256, 1292)
     def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         if not self.bind_plugins:
             return new_status(Code.Skip, "")
@@ -608,6 +657,7 @@ class Framework:
             return status
         return status
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPostBindPlugins", 1305, 1323)
     def run_post_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> None:
         for pl in self.post_bind_plugins:
             pl.post_bind(state, pod, node_name)
@@ -642,6 +692,7 @@ def pod_priority(pod: Pod) -> int:
     return pod.spec.priority if pod.spec.priority is not None else 0
 
 
+@ports("pkg/scheduler/framework/types.go", "(ClusterEvent).Match", 173, 175)
 def events_match(registered: ClusterEvent, event: ClusterEvent) -> bool:
     return registered.match(event)
 

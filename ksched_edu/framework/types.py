@@ -17,6 +17,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from ..anchors import plumbing, ports
 from ..api.labels import EVERYTHING, NOTHING, Selector, selector_from_label_selector
 from ..api.resource import CONTAINERS, INIT_CONTAINERS, get_nonzero_requests, pod_requests
 from ..api.types import (RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, RESOURCE_PODS, Node, Pod,
@@ -26,6 +27,7 @@ from .interface import NodeToStatusMap, Status
 _generation = itertools.count(1)
 
 
+@ports("pkg/scheduler/framework/types.go", "nextGeneration", 587, 589)
 def next_generation() -> int:
     return next(_generation)
 
@@ -33,6 +35,7 @@ def next_generation() -> int:
 # --- cluster events ---------------------------------------------------------------
 
 
+@ports("pkg/scheduler/framework/types.go", "ActionType", 45, 45)
 class ActionType(enum.IntFlag):
     Add = 1
     Delete = 2
@@ -57,6 +60,7 @@ STORAGE_CLASS = "storage.k8s.io/StorageClass"
 WILDCARD = "*"
 
 
+@ports("pkg/scheduler/framework/types.go", "QueueingHint", 131, 131)
 class QueueingHint(enum.IntEnum):
     QueueSkip = 0
     Queue = 1
@@ -65,21 +69,25 @@ class QueueingHint(enum.IntEnum):
 QueueingHintFn = Callable[[Pod, Any, Any], QueueingHint]
 
 
+@ports("pkg/scheduler/framework/types.go", "ClusterEvent", 155, 159)
 @dataclass(frozen=True)
 class ClusterEvent:
     resource: str
     action_type: ActionType
     label: str = ""
 
+    @ports("pkg/scheduler/framework/types.go", "(ClusterEvent).IsWildCard", 162, 164)
     def is_wildcard(self) -> bool:
         return self.resource == WILDCARD and self.action_type == ActionType.All
 
+    @ports("pkg/scheduler/framework/types.go", "(ClusterEvent).Match", 173, 175)
     def match(self, event: "ClusterEvent") -> bool:
         return self.is_wildcard() or (
             (self.resource == WILDCARD or self.resource == event.resource)
             and bool(self.action_type & event.action_type))
 
 
+@ports("pkg/scheduler/framework/types.go", "ClusterEventWithHint", 108, 116)
 @dataclass(frozen=True)
 class ClusterEventWithHint:
     event: ClusterEvent
@@ -89,6 +97,7 @@ class ClusterEventWithHint:
 # --- pods -------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/framework/types.go", "AffinityTerm", 302, 307)
 @dataclass
 class AffinityTerm:
     namespaces: frozenset[str]
@@ -96,24 +105,28 @@ class AffinityTerm:
     topology_key: str
     namespace_selector: Selector
 
+    @ports("pkg/scheduler/framework/types.go", "(*AffinityTerm).Matches", 310, 315)
     def matches(self, pod: Pod, ns_labels: Optional[dict[str, str]]) -> bool:
         if pod.metadata.namespace in self.namespaces or self.namespace_selector.matches(ns_labels or {}):
             return self.selector.matches(pod.metadata.labels)
         return False
 
 
+@ports("pkg/scheduler/framework/types.go", "WeightedAffinityTerm", 318, 321)
 @dataclass
 class WeightedAffinityTerm:
     term: AffinityTerm
     weight: int
 
 
+@ports("pkg/scheduler/framework/types.go", "getNamespacesFromPodAffinityTerm", 510, 518)
 def _namespaces_of_term(pod: Pod, term: PodAffinityTerm) -> frozenset[str]:
     if not term.namespaces and term.namespace_selector is None:
         return frozenset([pod.metadata.namespace])
     return frozenset(term.namespaces)
 
 
+@ports("pkg/scheduler/framework/types.go", "newAffinityTerm", 423, 436)
 def new_affinity_term(pod: Pod, term: PodAffinityTerm) -> AffinityTerm:
     return AffinityTerm(
         namespaces=_namespaces_of_term(pod, term),
@@ -123,6 +136,7 @@ def new_affinity_term(pod: Pod, term: PodAffinityTerm) -> AffinityTerm:
     )
 
 
+@ports("pkg/scheduler/framework/types.go", "PodInfo", 234, 240)
 @dataclass
 class PodInfo:
     """A pod with its pod-affinity terms parsed once (upstream PodInfo)."""
@@ -134,11 +148,13 @@ class PodInfo:
     preferred_anti_affinity_terms: list[WeightedAffinityTerm] = field(default_factory=list)
 
     @classmethod
+    @ports("pkg/scheduler/framework/types.go", "NewPodInfo", 476, 480)
     def of(cls, pod: Pod) -> "PodInfo":
         info = cls(pod)
         info.update(pod)
         return info
 
+    @ports("pkg/scheduler/framework/types.go", "(*PodInfo).Update", 255, 299)
     def update(self, pod: Pod) -> None:
         self.pod = pod
         aff = pod.spec.affinity
@@ -153,6 +169,7 @@ class PodInfo:
             for w in (paa.preferred if paa else [])]
 
 
+@ports("pkg/scheduler/framework/types.go", "QueuedPodInfo", 198, 217)
 @dataclass
 class QueuedPodInfo:
     """A pod in the scheduling queue, with its attempts and the plugins that rejected it."""
@@ -172,6 +189,7 @@ class QueuedPodInfo:
 
 # --- resources --------------------------------------------------------------------
 
+@ports("pkg/scheduler/util/utils.go", "IsScalarResourceName", 159, 162)
 def is_scalar_resource_name(name: str) -> bool:
     """Upstream schedutil.IsScalarResourceName: extended, hugepages, prefixed native, attachable volumes."""
     if name.startswith("hugepages-") or name.startswith("attachable-volumes-"):
@@ -182,6 +200,7 @@ def is_scalar_resource_name(name: str) -> bool:
     return "/" in name and not name.startswith("requests.")
 
 
+@ports("pkg/scheduler/framework/types.go", "Resource", 592, 601)
 @dataclass
 class Resource:
     milli_cpu: int = 0
@@ -191,11 +210,13 @@ class Resource:
     scalar_resources: dict[str, int] = field(default_factory=dict)
 
     @classmethod
+    @ports("pkg/scheduler/framework/types.go", "NewResource", 604, 608)
     def from_list(cls, rl: ResourceList) -> "Resource":
         r = cls()
         r.add(rl)
         return r
 
+    @ports("pkg/scheduler/framework/types.go", "(*Resource).Add", 611, 632)
     def add(self, rl: ResourceList) -> None:
         for name, q in rl.items():
             if name == RESOURCE_CPU:
@@ -209,10 +230,12 @@ class Resource:
             elif is_scalar_resource_name(name):
                 self.scalar_resources[name] = self.scalar_resources.get(name, 0) + q.value()
 
+    @ports("pkg/scheduler/framework/types.go", "(*Resource).Clone", 635, 649)
     def clone(self) -> "Resource":
         return Resource(self.milli_cpu, self.memory, self.ephemeral_storage, self.allowed_pod_number,
                         dict(self.scalar_resources))
 
+    @ports("pkg/scheduler/framework/types.go", "(*Resource).SetMaxResource", 666, 685)
     def set_max_resource(self, rl: ResourceList) -> None:
         for name, q in rl.items():
             if name == RESOURCE_MEMORY:
@@ -225,6 +248,7 @@ class Resource:
                 self.scalar_resources[name] = max(self.scalar_resources.get(name, 0), q.value())
 
 
+@ports("pkg/scheduler/framework/types.go", "calculateResource", 867, 902)
 def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
     """Upstream calculateResource: (requests, non-zero milli CPU, non-zero memory)."""
     acc = {"cpu": 0, "mem": 0, "init_cpu": 0, "init_mem": 0}
@@ -255,19 +279,23 @@ def calculate_resource(pod: Pod) -> tuple[Resource, int, int]:
 DEFAULT_BIND_ALL_HOST_IP = "0.0.0.0"
 
 
+@ports("pkg/scheduler/framework/types.go", "HostPortInfo", 987, 987)
 class HostPortInfo(dict):
     """ip -> set of (protocol, port) in use on a node (upstream HostPortInfo)."""
 
     @staticmethod
+    @ports("pkg/scheduler/framework/types.go", "(HostPortInfo).sanitize", 1068, 1075)
     def _sanitize(ip: str, protocol: str) -> tuple[str, str]:
         return ip or DEFAULT_BIND_ALL_HOST_IP, protocol or "TCP"
 
+    @ports("pkg/scheduler/framework/types.go", "(HostPortInfo).Add", 990, 1006)
     def add(self, ip: str, protocol: str, port: int) -> None:
         if port <= 0:
             return
         ip, protocol = self._sanitize(ip, protocol)
         self.setdefault(ip, set()).add((protocol, port))
 
+    @ports("pkg/scheduler/framework/types.go", "(HostPortInfo).Remove", 1009, 1023)
     def remove(self, ip: str, protocol: str, port: int) -> None:
         if port <= 0:
             return
@@ -278,9 +306,11 @@ class HostPortInfo(dict):
             if not ports:
                 del self[ip]
 
+    @ports("pkg/scheduler/framework/types.go", "(HostPortInfo).Len", 1026, 1032)
     def length(self) -> int:
         return sum(len(v) for v in self.values())
 
+    @ports("pkg/scheduler/framework/types.go", "(HostPortInfo).CheckConflict", 1036, 1065)
     def check_conflict(self, ip: str, protocol: str, port: int) -> bool:
         if port <= 0:
             return False
@@ -290,6 +320,7 @@ class HostPortInfo(dict):
             return any(pp in ports for ports in self.values())
         return any(pp in self.get(key, ()) for key in (DEFAULT_BIND_ALL_HOST_IP, ip))
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).Snapshot", 715, 756)
     def copy(self) -> "HostPortInfo":  # type: ignore[override]
         out = HostPortInfo()
         for ip, ports in self.items():
@@ -300,38 +331,45 @@ class HostPortInfo(dict):
 # --- nodes --------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/framework/types.go", "ImageStateSummary", 521, 530)
 @dataclass
 class ImageStateSummary:
     size: int
     num_nodes: int = 0
     nodes: set[str] = field(default_factory=set)
 
+    @ports("pkg/scheduler/framework/types.go", "(*ImageStateSummary).Snapshot", 533, 538)
     def snapshot(self) -> "ImageStateSummary":
         # A summary that is itself a snapshot has no node set; keep its count.
         return ImageStateSummary(self.size, len(self.nodes) if self.nodes else self.num_nodes)
 
 
+@ports("pkg/scheduler/framework/types.go", "podWithAffinity", 789, 792)
 def pod_with_affinity(pod: Pod) -> bool:
     aff = pod.spec.affinity
     return aff is not None and (aff.pod_affinity is not None or aff.pod_anti_affinity is not None)
 
 
+@ports("pkg/scheduler/framework/types.go", "podWithRequiredAntiAffinity", 794, 798)
 def pod_with_required_anti_affinity(pod: Pod) -> bool:
     aff = pod.spec.affinity
     return aff is not None and aff.pod_anti_affinity is not None and bool(aff.pod_anti_affinity.required)
 
 
+@ports("pkg/scheduler/framework/types.go", "GetPodKey", 950, 956)
 def get_pod_key(pod: Pod) -> str:
     """Upstream GetPodKey: the cache keys pods by UID."""
     return pod.uid
 
 
+@ports("pkg/scheduler/framework/types.go", "NodeInfo", 541, 581)
 class NodeInfo:
     """Node-level aggregated information (upstream NodeInfo)."""
 
     __slots__ = ("_node", "name", "pods", "pods_with_affinity", "pods_with_required_anti_affinity", "used_ports",
                  "requested", "non_zero_requested", "allocatable", "image_states", "pvc_ref_counts", "generation")
 
+    @ports("pkg/scheduler/framework/types.go", "NewNodeInfo", 690, 704)
     def __init__(self, *pods: Pod) -> None:
         self._node: Optional[Node] = None
         self.name = ""  # the node's name, kept beside it: every loop reads it
@@ -348,9 +386,11 @@ class NodeInfo:
         for p in pods:
             self.add_pod(p)
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).Node", 707, 712)
     def node(self) -> Optional[Node]:
         return self._node
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).Snapshot", 715, 756)
     def snapshot(self) -> "NodeInfo":
         c = NodeInfo.__new__(NodeInfo)
         c._node = self._node
@@ -367,6 +407,7 @@ class NodeInfo:
         c.generation = self.generation
         return c
 
+    @plumbing("Python stand-in for a Go struct assignment")
     def overwrite_from(self, other: "NodeInfo") -> None:
         """Take every field of ``other`` (upstream's ``*existing = *clone``)."""
         for slot in NodeInfo.__slots__:
@@ -375,6 +416,7 @@ class NodeInfo:
     # upstream: Clone() in cycle-state copies is the same operation as Snapshot().
     clone = snapshot
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).AddPodInfo", 770, 779)
     def add_pod_info(self, pi: PodInfo) -> None:
         self.pods.append(pi)
         if pod_with_affinity(pi.pod):
@@ -383,9 +425,11 @@ class NodeInfo:
             self.pods_with_required_anti_affinity.append(pi)
         self._update(pi.pod, 1)
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).AddPod", 782, 787)
     def add_pod(self, pod: Pod) -> None:
         self.add_pod_info(PodInfo.of(pod))
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).RemovePod", 824, 842)
     def remove_pod(self, pod: Pod) -> None:
         key = get_pod_key(pod)
         if pod_with_affinity(pod):
@@ -397,6 +441,7 @@ class NodeInfo:
             return
         raise KeyError(f"no corresponding pod {pod.metadata.name} in pods of node {self.name}")
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).update", 846, 865)
     def _update(self, pod: Pod, sign: int) -> None:
         res, non0_cpu, non0_mem = calculate_resource(pod)
         r = self.requested
@@ -411,6 +456,7 @@ class NodeInfo:
         self._update_pvc_ref_counts(pod, sign > 0)
         self.generation = next_generation()
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).updateUsedPorts", 905, 915)
     def _update_used_ports(self, pod: Pod, add: bool) -> None:
         for c in pod.spec.containers:
             for p in c.ports:
@@ -419,6 +465,7 @@ class NodeInfo:
                 else:
                     self.used_ports.remove(p.host_ip, p.protocol, p.host_port)
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).updatePVCRefCounts", 918, 934)
     def _update_pvc_ref_counts(self, pod: Pod, add: bool) -> None:
         for v in pod.spec.volumes:
             claim = (v.get("persistentVolumeClaim") or {}).get("claimName") if isinstance(v, dict) else None
@@ -432,21 +479,25 @@ class NodeInfo:
                 if self.pvc_ref_counts[key] <= 0:
                     del self.pvc_ref_counts[key]
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).SetNode", 937, 941)
     def set_node(self, node: Node) -> None:
         self._node = node
         self.name = node.metadata.name
         self.allocatable = Resource.from_list(node.status.allocatable)
         self.generation = next_generation()
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).RemoveNode", 944, 947)
     def remove_node(self) -> None:
         self._node = None
         self.name = ""
         self.generation = next_generation()
 
+    @ports("pkg/scheduler/framework/types.go", "(*NodeInfo).String", 759, 766)
     def __repr__(self) -> str:
         return f"NodeInfo({self.name!r}, pods={[p.pod.metadata.name for p in self.pods]})"
 
 
+@ports("pkg/scheduler/framework/types.go", "removeFromSlice", 800, 821)
 def _remove_from(items: list[PodInfo], key: str) -> bool:
     for i, pi in enumerate(items):
         if get_pod_key(pi.pod) == key:
@@ -462,6 +513,7 @@ def _remove_from(items: list[PodInfo], key: str) -> bool:
 NO_NODE_AVAILABLE_MSG = "0/{} nodes are available"
 
 
+@ports("pkg/scheduler/framework/types.go", "Diagnosis", 327, 342)
 @dataclass
 class Diagnosis:
     node_to_status_map: NodeToStatusMap = field(default_factory=dict)
@@ -470,6 +522,7 @@ class Diagnosis:
     pre_filter_msg: str = ""
     post_filter_msg: str = ""
 
+    @ports("pkg/scheduler/framework/types.go", "(*Diagnosis).AddPluginStatus", 356, 372)
     def add_plugin_status(self, sts: Status) -> None:
         if not sts.plugin:
             return
@@ -479,6 +532,7 @@ class Diagnosis:
             self.pending_plugins.add(sts.plugin)
 
 
+@ports("pkg/scheduler/framework/types.go", "FitError", 345, 349)
 class FitError(Exception):
     """No node fits the pod; ``str()`` is the message of the PodScheduled condition."""
 
@@ -488,6 +542,7 @@ class FitError(Exception):
         self.num_all_nodes = num_all_nodes
         self.diagnosis = diagnosis
 
+    @ports("pkg/scheduler/framework/types.go", "(*FitError).Error", 376, 421)
     def __str__(self) -> str:
         msg = NO_NODE_AVAILABLE_MSG.format(self.num_all_nodes) + ":"
         d = self.diagnosis

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 
+from ...anchors import plumbing, ports
 from ..runtime import Registry, merge_registries
 from . import names
 
@@ -44,6 +45,7 @@ IN_TREE_PLUGINS: dict[str, str] = {
 }
 
 
+@ports("pkg/scheduler/framework/plugins/registry.go", "NewInTreeRegistry", 47, 85)
 def new_in_tree_registry() -> Registry:
     """Every in-tree plugin name with its factory."""
     registry: Registry = {}
@@ -62,6 +64,7 @@ OUT_OF_TREE_PLUGINS: dict[str, str] = {
 }
 
 
+@plumbing("the scheduler-plugins plugins the case command registers next to the in-tree ones")
 def new_out_of_tree_registry() -> Registry:
     """Every plugin of OUT_OF_TREE_PLUGINS with its factory."""
     registry: Registry = {}
@@ -72,6 +75,7 @@ def new_out_of_tree_registry() -> Registry:
     return registry
 
 
+@plumbing("both registries merged, as kube-scheduler's command merges out-of-tree plugins")
 def new_registry_with_out_of_tree() -> Registry:
     """The in-tree registry merged with OUT_OF_TREE_PLUGINS (upstream app.WithPlugin for each)."""
     return merge_registries(new_in_tree_registry(), new_out_of_tree_registry())

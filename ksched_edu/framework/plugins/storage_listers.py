@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import NoReturn
 
+from ...anchors import plumbing
+
 
 class NotFoundError(LookupError):
     """Upstream ``apierrors.NewNotFound``: ``apierrors.IsNotFound(err)`` is
@@ -32,6 +34,7 @@ class NotFoundError(LookupError):
         # Go: fmt.Sprintf("%s %q not found", qualifiedResource.String(), name).
         return cls(f'{qualified_resource} "{name}" not found')
 
+    @plumbing("Go's fmt.Errorf with %w, which keeps the NotFound type")
     def wrap(self, prefix: str) -> "NotFoundError":
         """Upstream ``fmt.Errorf(prefix + "%w", err)``: still a NotFound error."""
         return NotFoundError(prefix + self.message)
@@ -47,26 +50,31 @@ STORAGE_CLASS = "storageclass.storage.k8s.io"
 CSI_NODE = "csinode.storage.k8s.io"
 
 
+@plumbing("stand-in for a client-go lister Get: the data model has no PersistentVolumeClaims yet")
 def get_pvc(namespace: str, name: str) -> NoReturn:
     """``pvcLister.PersistentVolumeClaims(namespace).Get(name)``."""
     raise NotFoundError.of(PERSISTENT_VOLUME_CLAIM, name)
 
 
+@plumbing("stand-in for a client-go lister Get: the data model has no PersistentVolumes yet")
 def get_pv(name: str) -> NoReturn:
     """``pvLister.Get(name)``."""
     raise NotFoundError.of(PERSISTENT_VOLUME, name)
 
 
+@plumbing("stand-in for a client-go lister Get: the data model has no StorageClasses yet")
 def get_storage_class(name: str) -> NoReturn:
     """``scLister.Get(name)``."""
     raise NotFoundError.of(STORAGE_CLASS, name)
 
 
+@plumbing("stand-in for a client-go lister Get: the data model has no CSINodes yet")
 def get_csi_node(name: str) -> NoReturn:
     """``csiNodeLister.Get(name)``; the limit plugins go on without one."""
     raise NotFoundError.of(CSI_NODE, name)
 
 
+@plumbing("reads a volume's persistentVolumeClaim.claimName, a field access upstream writes inline")
 def claim_name(volume: dict) -> str | None:
     """The claim a pod volume names (``persistentVolumeClaim.claimName``), or None
     when the volume is not a PersistentVolumeClaim volume."""

@@ -20,16 +20,19 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Optional
 
+from ...anchors import plumbing, ports
 from ...api.types import Node, Pod
 from ...framework.types import ImageStateSummary, NodeInfo, get_pod_key
 from .node_tree import NodeTree
 from .snapshot import Snapshot
 
 
+@plumbing("Python exception for the errors upstream's cache methods return")
 class CacheError(Exception):
     pass
 
 
+@ports("pkg/scheduler/internal/cache/cache.go", "podState", 78, 85)
 @dataclass
 class _PodState:
     pod: Pod
@@ -37,7 +40,9 @@ class _PodState:
     binding_finished: bool = False
 
 
+@ports("pkg/scheduler/internal/cache/cache.go", "cacheImpl", 57, 76)
 class Cache:
+    @ports("pkg/scheduler/internal/cache/cache.go", "newCache", 87, 100)
     def __init__(self, ttl: float = 0.0) -> None:
         self.ttl = ttl
         self.assumed_pods: set[str] = set()
@@ -49,18 +54,21 @@ class Cache:
 
     # --- the most-recently-updated order -----------------------------------------
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "newNodeInfoListItem", 103, 107)
     def _node_info(self, name: str) -> NodeInfo:
         info = self.nodes.get(name)
         if info is None:
             info = self.nodes[name] = NodeInfo()
         return info
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).moveNodeInfoToHead", 112, 135)
     def _move_to_head(self, name: str) -> None:
         if name in self.nodes:
             self.nodes.move_to_end(name)
 
     # --- snapshot -----------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).UpdateSnapshot", 185, 279)
     def update_snapshot(self, snapshot: Snapshot) -> None:
         """Bring ``snapshot`` up to date, copying only NodeInfos newer than it."""
         update_all = update_affinity = update_anti = update_pvc = False
@@ -98,6 +106,7 @@ class Cache:
                 f"equal to length of nodes in tree={self.node_tree.num_nodes} , length of NodeInfoMap="
                 f"{len(snapshot.node_info_map)}, length of nodes in cache={len(self.nodes)}, trying to recover")
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).updateNodeInfoSnapshotList", 281, 321)
     def _update_node_info_snapshot_list(self, snapshot: Snapshot, update_all: bool) -> None:
         if update_all:
             snapshot.node_info_list = [snapshot.node_info_map[n] for n in self.node_tree.list()
@@ -105,6 +114,7 @@ class Cache:
         snapshot.rebuild_affinity_lists()
         snapshot.used_pvc_set = {k for info in snapshot.node_info_list for k in info.pvc_ref_counts}
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).removeDeletedNodesFromSnapshot", 324, 335)
     def _remove_deleted_nodes_from_snapshot(self, snapshot: Snapshot) -> None:
         to_delete = len(snapshot.node_info_map) - self.node_tree.num_nodes
         for name in list(snapshot.node_info_map):
@@ -115,20 +125,24 @@ class Cache:
                 del snapshot.node_info_map[name]
                 to_delete -= 1
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).NodeCount", 339, 343)
     def node_count(self) -> int:
         return len(self.nodes)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).PodCount", 347, 358)
     def pod_count(self) -> int:
         return sum(len(info.pods) for info in self.nodes.values())
 
     # --- pods ---------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).AssumePod", 360, 373)
     def assume_pod(self, pod: Pod) -> None:
         key = get_pod_key(pod)
         if key in self.pod_states:
             raise CacheError(f"pod {pod.key} is in the cache, so can't be assumed")
         self._add_pod(pod, assume=True)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).finishBinding", 380, 401)
     def finish_binding(self, pod: Pod, now: float = 0.0) -> None:
         key = get_pod_key(pod)
         state = self.pod_states.get(key)
@@ -136,6 +150,7 @@ class Cache:
             state.deadline = None if self.ttl == 0 else now + self.ttl
             state.binding_finished = True
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).ForgetPod", 403, 422)
     def forget_pod(self, pod: Pod) -> None:
         key = get_pod_key(pod)
         state = self.pod_states.get(key)
@@ -147,6 +162,7 @@ class Cache:
             return
         raise CacheError(f"pod {pod.key} wasn't assumed so cannot be forgotten")
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).addPod", 425, 445)
     def _add_pod(self, pod: Pod, assume: bool) -> None:
         key = get_pod_key(pod)
         self._node_info(pod.spec.node_name).add_pod(pod)
@@ -155,10 +171,12 @@ class Cache:
         if assume:
             self.assumed_pods.add(key)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).updatePod", 448, 453)
     def _update_pod(self, old: Pod, new: Pod) -> None:
         self._remove_pod(old)
         self._add_pod(new, assume=False)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).removePod", 459, 482)
     def _remove_pod(self, pod: Pod) -> None:
         key = get_pod_key(pod)
         info = self.nodes.get(pod.spec.node_name)
@@ -171,6 +189,7 @@ class Cache:
         self.pod_states.pop(key, None)
         self.assumed_pods.discard(key)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).AddPod", 484, 515)
     def add_pod(self, pod: Pod) -> None:
         """A bound pod arrived from the API server (confirms an assumed pod)."""
         key = get_pod_key(pod)
@@ -182,6 +201,7 @@ class Cache:
         else:
             raise CacheError(f"pod {pod.key} was already in added state")
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).UpdatePod", 517, 543)
     def update_pod(self, old: Pod, new: Pod) -> None:
         key = get_pod_key(old)
         state = self.pod_states.get(key)
@@ -191,6 +211,7 @@ class Cache:
             raise CacheError(f"assumed pod {old.key} should not be updated")
         self._update_pod(state.pod, new)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).RemovePod", 545, 568)
     def remove_pod(self, pod: Pod) -> None:
         key = get_pod_key(pod)
         state = self.pod_states.get(key)
@@ -198,15 +219,18 @@ class Cache:
             raise CacheError(f"pod {pod.key} is not found in scheduler cache, so cannot be removed from it")
         self._remove_pod(state.pod)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).IsAssumedPod", 570, 580)
     def is_assumed_pod(self, pod: Pod) -> bool:
         return get_pod_key(pod) in self.assumed_pods
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).GetPod", 584, 599)
     def get_pod(self, pod: Pod) -> Pod:
         state = self.pod_states.get(get_pod_key(pod))
         if state is None:
             raise CacheError(f"pod {pod.key} does not exist in scheduler cache")
         return state.pod
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).cleanupAssumedPods", 729, 752)
     def cleanup_assumed_pods(self, now: float) -> None:
         for key in list(self.assumed_pods):
             state = self.pod_states[key]
@@ -215,6 +239,7 @@ class Cache:
 
     # --- nodes --------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).AddNode", 601, 618)
     def add_node(self, node: Node) -> NodeInfo:
         name = node.metadata.name
         if name in self.nodes:
@@ -226,6 +251,7 @@ class Cache:
         info.set_node(node)
         return info.snapshot()
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).UpdateNode", 620, 637)
     def update_node(self, old: Node, new: Node) -> NodeInfo:
         name = new.metadata.name
         if name not in self.nodes:
@@ -239,6 +265,7 @@ class Cache:
         info.set_node(new)
         return info.snapshot()
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).RemoveNode", 645, 668)
     def remove_node(self, node: Node) -> None:
         name = node.metadata.name
         info = self.nodes.get(name)
@@ -252,6 +279,7 @@ class Cache:
         self.node_tree.remove_node(node)
         self._remove_node_image_states(node)
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).addNodeImageStates", 672, 695)
     def _add_node_image_states(self, node: Node, info: NodeInfo) -> None:
         summaries: dict[str, ImageStateSummary] = {}
         for image in node.status.images:
@@ -264,6 +292,7 @@ class Cache:
                 summaries.setdefault(name, state)
         info.image_states = summaries
 
+    @ports("pkg/scheduler/internal/cache/cache.go", "(*cacheImpl).removeNodeImageStates", 700, 719)
     def _remove_node_image_states(self, node: Optional[Node]) -> None:
         if node is None:
             return

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...anchors import ports
 from ...api.types import Node
 
 LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone"
@@ -30,7 +31,9 @@ def get_zone_key(node: Node) -> str:
     return f"{region}:\x00:{zone}"
 
 
+@ports("pkg/scheduler/internal/cache/node_tree.go", "nodeTree", 32, 36)
 class NodeTree:
+    @ports("pkg/scheduler/internal/cache/node_tree.go", "newNodeTree", 39, 47)
     def __init__(self, nodes: Optional[list[Node]] = None) -> None:
         self.tree: dict[str, list[str]] = {}
         self.zones: list[str] = []
@@ -38,6 +41,7 @@ class NodeTree:
         for n in nodes or []:
             self.add_node(n)
 
+    @ports("pkg/scheduler/internal/cache/node_tree.go", "(*nodeTree).addNode", 51, 67)
     def add_node(self, node: Node) -> None:
         zone = get_zone_key(node)
         names = self.tree.get(zone)
@@ -50,6 +54,7 @@ class NodeTree:
             names.append(node.metadata.name)
         self.num_nodes += 1
 
+    @ports("pkg/scheduler/internal/cache/node_tree.go", "(*nodeTree).removeNode", 70, 87)
     def remove_node(self, node: Node) -> None:
         zone = get_zone_key(node)
         names = self.tree.get(zone, [])
@@ -61,6 +66,7 @@ class NodeTree:
             self.zones.remove(zone)
         self.num_nodes -= 1
 
+    @ports("pkg/scheduler/internal/cache/node_tree.go", "(*nodeTree).updateNode", 102, 115)
     def update_node(self, old: Optional[Node], new: Node) -> None:
         old_zone = get_zone_key(old) if old is not None else ""
         if old is not None and old_zone == get_zone_key(new):
@@ -72,6 +78,7 @@ class NodeTree:
                 pass  # upstream ignores whether the old node existed
         self.add_node(new)
 
+    @ports("pkg/scheduler/internal/cache/node_tree.go", "(*nodeTree).list", 119, 143)
     def list(self) -> list[str]:
         """Node names, one zone after another, round-robin (upstream nodeTree.list)."""
         out: list[str] = []

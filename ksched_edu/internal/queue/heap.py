@@ -20,12 +20,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generic, Iterator, Optional, TypeVar
 
+from ...anchors import plumbing, ports
+
 T = TypeVar("T")
 
 KeyFunc = Callable[[Any], str]
 LessFunc = Callable[[Any, Any], bool]
 
 
+@ports("pkg/scheduler/internal/heap/heap.go", "heapItem", 34, 37)
 class _HeapItem(Generic[T]):
     """An object stored in the heap and its index in the heap's array."""
 
@@ -38,9 +41,11 @@ class _HeapItem(Generic[T]):
         self.tie = tie
 
 
+@ports("pkg/scheduler/internal/heap/heap.go", "Heap", 127, 134)
 class Heap(Generic[T]):
     """A keyed binary heap (upstream heap.Heap, with its ``data`` folded in)."""
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "New", 227, 229)
     def __init__(self, key_fn: KeyFunc, less_fn: LessFunc, tie_fn: Optional[Callable[[T], Any]] = None) -> None:
         self.key_fn = key_fn
         self.less_fn = less_fn
@@ -51,6 +56,7 @@ class Heap(Generic[T]):
 
     # --- the heap.Interface of upstream's data -----------------------------------
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*data).Less", 68, 81)
     def _less(self, i: int, j: int) -> bool:
         a, b = self._queue[i], self._queue[j]
         if self.less_fn(a.obj, b.obj):
@@ -59,6 +65,7 @@ class Heap(Generic[T]):
             return False
         return not self.less_fn(b.obj, a.obj)
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*data).Swap", 88, 94)
     def _swap(self, i: int, j: int) -> None:
         q = self._queue
         q[i], q[j] = q[j], q[i]
@@ -110,6 +117,7 @@ class Heap(Generic[T]):
 
     # --- Heap ------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Add", 138, 153)
     def add(self, obj: T) -> None:
         """Insert ``obj``, or replace the item with the same key and restore the order."""
         key = self.key_fn(obj)
@@ -124,10 +132,12 @@ class Heap(Generic[T]):
         self._queue.append(item)
         self._up(item.index)
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Update", 157, 159)
     def update(self, obj: T) -> None:
         """The same as :meth:`add` (upstream: an absent item is added)."""
         self.add(obj)
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Delete", 162, 175)
     def delete(self, obj: T) -> bool:
         """Remove the item with ``obj``'s key; False when there is none."""
         item = self._items.get(self.key_fn(obj))
@@ -136,28 +146,35 @@ class Heap(Generic[T]):
         self._remove_at(item.index)
         return True
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Peek", 178, 180)
     def peek(self) -> Optional[T]:
         return self._queue[0].obj if self._queue else None
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Pop", 183, 192)
     def pop(self) -> T:
         if not self._queue:
             raise IndexError("pop from an empty heap")
         return self._remove_at(0).obj
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Get", 195, 201)
     def get(self, obj: T) -> Optional[T]:
         return self.get_by_key(self.key_fn(obj))
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).GetByKey", 204, 210)
     def get_by_key(self, key: str) -> Optional[T]:
         item = self._items.get(key)
         return item.obj if item is not None else None
 
+    @plumbing("Python convenience: whether an item with this key is in the heap")
     def has(self, obj: T) -> bool:
         return self.key_fn(obj) in self._items
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).List", 213, 219)
     def list(self) -> list[T]:
         """Every item, in heap-array order (upstream: map order)."""
         return [item.obj for item in self._queue]
 
+    @plumbing("for views: the items in pop order, without popping them")
     def sorted(self) -> list[T]:
         """Every item in the order successive pops would return them (for views)."""
         clone: Heap[T] = Heap(self.key_fn, self.less_fn, self.tie_fn)
@@ -165,6 +182,7 @@ class Heap(Generic[T]):
         clone._items = {it.key: it for it in clone._queue}
         return [clone.pop() for _ in range(len(clone))]
 
+    @ports("pkg/scheduler/internal/heap/heap.go", "(*Heap).Len", 222, 224)
     def __len__(self) -> int:
         return len(self._queue)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from typing import Callable, Optional
 
+from ...anchors import ports
 from ...api.types import Pod
 from ...framework.interface import NominatingInfo, NominatingMode
 from ...framework.types import PodInfo
@@ -21,19 +22,23 @@ from ...framework.types import PodInfo
 PodLister = Callable[[str, str], Optional[Pod]]
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "NominatedNodeName", 139, 141)
 def nominated_node_name(pod: Optional[Pod]) -> str:
     """Upstream NominatedNodeName: the pod's ``status.nominatedNodeName``."""
     return pod.status.nominated_node_name if pod is not None else ""
 
 
+@ports("pkg/scheduler/framework/interface.go", "(*NominatingInfo).Mode", 772, 777)
 def _mode(nominating_info: Optional[NominatingInfo]) -> NominatingMode:
     # upstream: (*NominatingInfo).Mode() is ModeNoop on a nil receiver.
     return nominating_info.mode() if nominating_info is not None else NominatingMode.ModeNoop
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "nominator", 1449, 1461)
 class Nominator:
     """Pods nominated to run on nodes (upstream nominator)."""
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "newPodNominator", 1556, 1562)
     def __init__(self, pod_lister: Optional[PodLister] = None) -> None:
         # Used to check that a pod is still alive and unbound before nominating it.
         self.pod_lister = pod_lister
@@ -42,6 +47,7 @@ class Nominator:
         # pod UID -> the node it is nominated to.
         self.nominated_pod_to_node: dict[str, str] = {}
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).addNominatedPodUnlocked", 1463, 1499)
     def add_nominated_pod(self, pi: PodInfo, nominating_info: Optional[NominatingInfo] = None) -> None:
         """Record that ``pi`` waits for room on a node (upstream AddNominatedPod)."""
         # Delete first, so that a pod is never stored twice.
@@ -69,6 +75,7 @@ class Nominator:
             return
         pods.append(pi)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).delete", 1501, 1516)
     def _delete(self, pod: Pod) -> None:
         nnn = self.nominated_pod_to_node.get(pod.uid)
         if nnn is None:
@@ -82,9 +89,11 @@ class Nominator:
                 break
         del self.nominated_pod_to_node[pod.uid]
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).DeleteNominatedPodIfExists", 1294, 1298)
     def delete_nominated_pod_if_exists(self, pod: Pod) -> None:
         self._delete(pod)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).updateNominatedPodUnlocked", 1525, 1547)
     def update_nominated_pod(self, old_pod: Optional[Pod], new_pod_info: PodInfo) -> None:
         """Swap in the new pod object, keeping an in-memory nomination the update does not mention."""
         nominating_info: Optional[NominatingInfo] = None
@@ -99,6 +108,7 @@ class Nominator:
             self._delete(old_pod)
         self.add_nominated_pod(new_pod_info, nominating_info)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).NominatedPodsForNode", 1316, 1325)
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         """Copies of the pods nominated to ``node_name``, safe for the caller to change."""
         return [copy.deepcopy(pi) for pi in self.nominated_pods.get(node_name, ())]

@@ -34,6 +34,7 @@ import enum
 import itertools
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
+from ...anchors import plumbing, ports
 from ...api.types import Pod
 from ...framework.interface import Status, code_of, is_success
 from ...framework.plugins.names import SCHEDULING_GATES
@@ -71,10 +72,12 @@ PreEnqueueCheck = Callable[[Pod], bool]
 NamespaceLabels = Callable[[str], Optional[dict[str, str]]]
 
 
+@plumbing("Python exception for the errors upstream's queue methods return")
 class QueueError(Exception):
     """What upstream returns as an error for the caller to log."""
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "queueingStrategy", 403, 403)
 class QueueingStrategy(enum.IntEnum):
     """How to requeue a pod from unschedulablePods (upstream queueingStrategy)."""
 
@@ -88,6 +91,7 @@ QUEUE_AFTER_BACKOFF = QueueingStrategy.QueueAfterBackoff
 QUEUE_IMMEDIATELY = QueueingStrategy.QueueImmediately
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "QueueingHintFunction", 229, 232)
 class QueueingHintFunction(NamedTuple):
     """A plugin's hint function for one event (a ``(plugin_name, hint_fn)`` pair)."""
 
@@ -99,6 +103,7 @@ QueueingHintMap = dict[ClusterEvent, list[QueueingHintFunction]]
 QueueingHintMapPerProfile = dict[str, QueueingHintMap]
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "clusterEvent", 235, 241)
 @dataclasses.dataclass
 class ClusterEventRecord:
     """An event seen while pods were in flight, with its objects (upstream clusterEvent)."""
@@ -117,15 +122,18 @@ def meta_namespace_key(pod: Pod) -> str:
     return f"{ns}/{pod.metadata.name}" if ns else pod.metadata.name
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "podInfoKeyFunc", 1564, 1566)
 def pod_info_key_func(pinfo: QueuedPodInfo) -> str:
     return meta_namespace_key(pinfo.pod)
 
 
+@ports("pkg/scheduler/util/utils.go", "GetPodFullName", 42, 46)
 def get_pod_full_name(pod: Pod) -> str:
     """Upstream util.GetPodFullName: ``name_namespace``."""
     return f"{pod.metadata.name}_{pod.metadata.namespace}"
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "newQueuedPodInfoForLookup", 338, 345)
 def new_queued_pod_info_for_lookup(pod: Pod, *plugins: str) -> QueuedPodInfo:
     """A QueuedPodInfo only good for looking a pod up: its affinity terms are not parsed."""
     return QueuedPodInfo(PodInfo(pod), unschedulable_plugins=set(plugins))
@@ -134,11 +142,13 @@ def new_queued_pod_info_for_lookup(pod: Pod, *plugins: str) -> QueuedPodInfo:
 # --- building the hint map (upstream scheduler.go) ------------------------------------------
 
 
+@ports("pkg/scheduler/scheduler.go", "buildQueueingHintMap", 372, 432)
 def default_queueing_hint_fn(pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
     """Upstream defaultQueueingHintFn: every registered event is worth a retry."""
     return QueueingHint.Queue
 
 
+@ports("pkg/scheduler/scheduler.go", "buildQueueingHintMap", 372, 432)
 def build_queueing_hint_map_for_extensions(extensions: Iterable[Any],
                                            queueing_hints_enabled: bool = False) -> QueueingHintMap:
     """Upstream buildQueueingHintMap: event -> the plugins that registered it, with their hints.
@@ -171,6 +181,7 @@ def build_queueing_hint_map_for_extensions(extensions: Iterable[Any],
     return hint_map
 
 
+@ports("pkg/scheduler/scheduler.go", "New", 253, 364)
 def build_queueing_hint_map(frameworks: Union[Mapping[str, Any], Iterable[Any]],
                             queueing_hints_enabled: bool = False) -> QueueingHintMapPerProfile:
     """One hint map per profile, from each framework's ``enqueue_extensions`` (upstream scheduler.New)."""
@@ -191,6 +202,7 @@ class _Element:
         self.next: Optional[_Element] = None
 
 
+@plumbing("Go's container/list (standard library) for the in-flight pods and events")
 class EventList:
     """A doubly linked list of in-flight pods and the events after them (Go's container/list)."""
 
@@ -199,6 +211,7 @@ class EventList:
         self._root.prev = self._root.next = self._root
         self._len = 0
 
+    @plumbing("Go's container/list (*List).PushBack")
     def push_back(self, value: Any) -> _Element:
         e = _Element(value)
         last = self._root.prev
@@ -209,6 +222,7 @@ class EventList:
         self._len += 1
         return e
 
+    @plumbing("Go's container/list (*List).Remove")
     def remove(self, e: _Element) -> None:
         assert e.prev is not None and e.next is not None
         e.prev.next = e.next
@@ -216,12 +230,15 @@ class EventList:
         e.prev = e.next = None
         self._len -= 1
 
+    @plumbing("Go's container/list (*List).Front")
     def front(self) -> Optional[_Element]:
         return self._root.next if self._len else None
 
+    @plumbing("Go's container/list (*Element).Next")
     def next_of(self, e: _Element) -> Optional[_Element]:
         return e.next if e.next is not self._root else None
 
+    @plumbing("Python convenience: the list's values, front to back")
     def values(self) -> list[Any]:
         out, e = [], self.front()
         while e is not None:
@@ -236,6 +253,7 @@ class EventList:
 # --- unschedulablePods ----------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "UnschedulablePods", 1378, 1385)
 class UnschedulablePods:
     """Pods tried and found unschedulable, or gated, keyed by ``name_namespace``.
 
@@ -243,12 +261,14 @@ class UnschedulablePods:
     pod enters or leaves, on the gated flag given at that moment.
     """
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "newUnschedulablePods", 1436, 1443)
     def __init__(self) -> None:
         self.pod_info_map: dict[str, QueuedPodInfo] = {}
         self.key_func = get_pod_full_name
         self.unschedulable_gauge = 0
         self.gated_gauge = 0
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*UnschedulablePods).addOrUpdate", 1388, 1398)
     def add_or_update(self, pinfo: QueuedPodInfo) -> None:
         pod_id = self.key_func(pinfo.pod)
         if pod_id not in self.pod_info_map:
@@ -258,6 +278,7 @@ class UnschedulablePods:
                 self.unschedulable_gauge += 1
         self.pod_info_map[pod_id] = pinfo
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*UnschedulablePods).delete", 1402, 1412)
     def delete(self, pod: Pod, gated: bool) -> None:
         """Remove ``pod``; ``gated`` says which gauge to decrease."""
         pod_id = self.key_func(pod)
@@ -268,9 +289,11 @@ class UnschedulablePods:
                 self.unschedulable_gauge -= 1
             del self.pod_info_map[pod_id]
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*UnschedulablePods).get", 1416, 1422)
     def get(self, pod: Pod) -> Optional[QueuedPodInfo]:
         return self.pod_info_map.get(self.key_func(pod))
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*UnschedulablePods).clear", 1425, 1433)
     def clear(self) -> None:
         self.pod_info_map = {}
         self.unschedulable_gauge = 0
@@ -280,6 +303,7 @@ class UnschedulablePods:
         return len(self.pod_info_map)
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "isPodUpdated", 967, 980)
 def is_pod_updated(old_pod: Optional[Pod], new_pod: Pod) -> bool:
     """Whether an update may make the pod schedulable: anything but status and resourceVersion changed."""
     if old_pod is None:
@@ -291,11 +315,13 @@ def is_pod_updated(old_pod: Optional[Pod], new_pod: Pod) -> bool:
     return strip(old_pod) != strip(new_pod)
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "isPodResourcesResizedDown", 1073, 1082)
 def is_pod_resources_resized_down(pod: Pod) -> bool:
     """Upstream isPodResourcesResizedDown: needs InPlacePodVerticalScaling, off (alpha) in v1.30."""
     return False
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "updatePod", 1370, 1374)
 def update_pod(old_pod_info: QueuedPodInfo, new_pod: Pod) -> QueuedPodInfo:
     old_pod_info.pod_info.update(new_pod)
     return old_pod_info
@@ -304,9 +330,11 @@ def update_pod(old_pod_info: QueuedPodInfo, new_pod: Pod) -> QueuedPodInfo:
 # --- the queue --------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "PriorityQueue", 152, 226)
 class PriorityQueue(Nominator):
     """activeQ, podBackoffQ and unschedulablePods, with the nominator (upstream PriorityQueue)."""
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "NewPriorityQueue", 348, 390)
     def __init__(self, less_fn: Callable[[QueuedPodInfo, QueuedPodInfo], bool], *,
                  clock: Optional[VirtualClock] = None,
                  pod_initial_backoff_seconds: float = DEFAULT_POD_INITIAL_BACKOFF_DURATION,
@@ -349,6 +377,7 @@ class PriorityQueue(Nominator):
 
     # --- Run: the two flushes, as timers ---------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Run", 393, 400)
     def start(self, clock: Optional[VirtualClock] = None) -> None:
         """Start flushing backoffQ every second and unschedulablePods every 30 s (upstream Run)."""
         if clock is not None:
@@ -358,6 +387,7 @@ class PriorityQueue(Nominator):
         self._every(UNSCHEDULABLE_PODS_FLUSH_PERIOD, self.flush_unschedulable_pods_leftover,
                     "flushUnschedulablePodsLeftover")
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Run", 393, 400)
     def _every(self, period: float, fn: Callable[[], None], label: str) -> None:
         def tick() -> None:
             if self.closed:
@@ -368,6 +398,7 @@ class PriorityQueue(Nominator):
         # A periodic flush is a background timer: it does not keep a simulation running.
         self._timers[label] = self.clock.call_later(0.0, tick, label, background=True)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Close", 1285, 1291)
     def close(self) -> None:
         """Stop the flushes; ``pop`` on an empty queue keeps returning None."""
         self.closed = True
@@ -393,6 +424,7 @@ class PriorityQueue(Nominator):
 
     # --- requeueing decisions ---------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).isEventOfInterest", 415, 432)
     def is_event_of_interest(self, event: ClusterEvent) -> bool:
         """Whether any plugin of any profile registered an event matching ``event``."""
         if event.is_wildcard():
@@ -403,6 +435,7 @@ class PriorityQueue(Nominator):
                     return True
         return False
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).isPodWorthRequeuing", 442, 513)
     def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event: ClusterEvent, old_obj: Any,
                                new_obj: Any) -> QueueingStrategy:
         """Ask the hint functions of the plugins that rejected the pod whether ``event`` may help.
@@ -443,6 +476,7 @@ class PriorityQueue(Nominator):
 
     # --- PreEnqueue and activeQ ---------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).runPreEnqueuePlugins", 520, 545)
     def run_pre_enqueue_plugins(self, pinfo: QueuedPodInfo) -> bool:
         """Run the pod's profile's PreEnqueue plugins; False (and the plugin noted) at the first failure."""
         pod = pinfo.pod
@@ -462,6 +496,7 @@ class PriorityQueue(Nominator):
                 point=PRE_ENQUEUE, plugin=plugin, code=str(code_of(s)),
                 reasons=tuple(s.get_reasons()) if s is not None else ()))
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).addToActiveQ", 560, 576)
     def add_to_active_q(self, pinfo: QueuedPodInfo, event: str = "") -> bool:
         """Put the pod in activeQ, or in unschedulablePods as gated if a PreEnqueue plugin refuses it.
 
@@ -477,6 +512,7 @@ class PriorityQueue(Nominator):
         self.active_q.add(pinfo)
         return True
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Add", 580, 603)
     def add(self, pod: Pod) -> None:
         """A new pending pod (upstream Add): activeQ, unless a PreEnqueue plugin gates it."""
         pinfo = self.new_queued_pod_info(pod)
@@ -491,11 +527,13 @@ class PriorityQueue(Nominator):
         self._record(pod, "add", ACTIVE_Q, POD_ADD)
         self.add_nominated_pod(pinfo.pod_info, None)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Activate", 606, 620)
     def activate(self, pods: Mapping[str, Pod]) -> None:
         """Move the given pods to activeQ if they wait in unschedulablePods or backoffQ."""
         for pod in pods.values():
             self._activate(pod)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).activate", 622, 655)
     def _activate(self, pod: Pod) -> bool:
         lookup = new_queued_pod_info_for_lookup(pod)
         if self.active_q.has(lookup):
@@ -516,15 +554,18 @@ class PriorityQueue(Nominator):
 
     # --- backoff ---------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).isPodBackingoff", 659, 665)
     def is_pod_backingoff(self, pinfo: QueuedPodInfo) -> bool:
         """Whether the pod's backoff has not ended yet (a gated pod never backs off)."""
         if pinfo.gated:
             return False
         return self.get_backoff_time(pinfo) > self.clock.now
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).getBackoffTime", 1350, 1354)
     def get_backoff_time(self, pinfo: QueuedPodInfo) -> float:
         return pinfo.timestamp + self.calculate_backoff_duration(pinfo)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).calculateBackoffDuration", 1358, 1368)
     def calculate_backoff_duration(self, pinfo: QueuedPodInfo) -> float:
         """The initial backoff, doubled for each attempt after the first, capped at the maximum."""
         duration = self.pod_initial_backoff_duration
@@ -534,11 +575,13 @@ class PriorityQueue(Nominator):
             duration += duration
         return duration
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).podsCompareBackoffCompleted", 1327, 1333)
     def pods_compare_backoff_completed(self, p_info1: QueuedPodInfo, p_info2: QueuedPodInfo) -> bool:
         return self.get_backoff_time(p_info1) < self.get_backoff_time(p_info2)
 
     # --- back from a scheduling attempt -------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).determineSchedulingHintForInFlightPod", 676, 732)
     def determine_scheduling_hint_for_in_flight_pod(self, pinfo: QueuedPodInfo) -> QueueingStrategy:
         """Replay the events seen since the pod was popped: may any of them have helped it?"""
         in_flight_pod = self.in_flight_pods.get(pinfo.pod.uid)
@@ -571,6 +614,7 @@ class PriorityQueue(Nominator):
                 return QUEUE_AFTER_BACKOFF
         return strategy
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).addUnschedulableWithoutQueueingHint", 740, 774)
     def add_unschedulable_without_queueing_hint(self, pinfo: QueuedPodInfo,
                                                 pod_scheduling_cycle: int) -> Optional[QueueError]:
         """The v1.30 default path: backoffQ if a move request came meanwhile, else unschedulablePods."""
@@ -589,6 +633,7 @@ class PriorityQueue(Nominator):
         self.add_nominated_pod(pinfo.pod_info, None)
         return None
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).AddUnschedulableIfNotPresent", 780, 827)
     def add_unschedulable_if_not_present(self, pinfo: QueuedPodInfo,
                                          pod_scheduling_cycle: int) -> Optional[QueueError]:
         """Put a pod that failed its attempt back: unschedulablePods, backoffQ or activeQ."""
@@ -616,6 +661,7 @@ class PriorityQueue(Nominator):
 
     # --- the flushes ---------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).flushBackoffQCompleted", 830, 859)
     def flush_backoff_q_completed(self) -> None:
         """Move every pod whose backoff has ended from backoffQ to activeQ."""
         while True:
@@ -626,6 +672,7 @@ class PriorityQueue(Nominator):
             if self.add_to_active_q(pinfo, BACKOFF_COMPLETE):
                 self._record(pinfo.pod, "flush", ACTIVE_Q, BACKOFF_COMPLETE)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).flushUnschedulablePodsLeftover", 863, 879)
     def flush_unschedulable_pods_leftover(self) -> None:
         """Move pods that waited in unschedulablePods longer than the maximum to backoffQ or activeQ."""
         now = self.clock.now
@@ -636,6 +683,7 @@ class PriorityQueue(Nominator):
 
     # --- Pop and Done --------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Pop", 884, 917)
     def pop(self) -> Optional[QueuedPodInfo]:
         """The head of activeQ, or None when activeQ is empty.
 
@@ -657,10 +705,12 @@ class PriorityQueue(Nominator):
         self._record(pinfo.pod, "pop", IN_FLIGHT)
         return pinfo
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Done", 921, 926)
     def done(self, uid: str) -> None:
         """The pod's attempt is over (scheduled, or handed back): stop tracking events for it."""
         self._done(uid)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).done", 928, 961)
     def _done(self, uid: str) -> None:
         if not self.is_scheduling_queue_hint_enabled:
             return  # no in-flight bookkeeping without hints
@@ -677,6 +727,7 @@ class PriorityQueue(Nominator):
 
     # --- pod updates and deletes -------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Update", 986, 1043)
     def update(self, old_pod: Optional[Pod], new_pod: Pod) -> None:
         """A pending pod changed: update it in place, or move it if the change may make it schedulable."""
         if old_pod is not None:
@@ -717,6 +768,7 @@ class PriorityQueue(Nominator):
         self.add_nominated_pod(pinfo.pod_info, None)
         self._record(new_pod, "update", ACTIVE_Q, POD_UPDATE)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Delete", 1047, 1060)
     def delete(self, pod: Pod) -> None:
         """Remove the pod from whichever part holds it, and from the nominator."""
         self.delete_nominated_pod_if_exists(pod)
@@ -734,11 +786,13 @@ class PriorityQueue(Nominator):
 
     # --- cluster events -------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).AssignedPodAdded", 1064, 1068)
     def assigned_pod_added(self, pod: Pod) -> None:
         """A bound pod appeared: pods whose required affinity it matches may now fit."""
         self.move_pods_to_active_or_backoff_queue(
             self.get_unschedulable_pods_with_matching_affinity_term(pod), ASSIGNED_POD_ADD, None, pod)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).AssignedPodUpdated", 1086, 1094)
     def assigned_pod_updated(self, old_pod: Pod, new_pod: Pod) -> None:
         """A bound pod changed (its labels, say): pods whose required affinity it now matches may fit."""
         if is_pod_resources_resized_down(new_pod):
@@ -748,6 +802,7 @@ class PriorityQueue(Nominator):
                 self.get_unschedulable_pods_with_matching_affinity_term(new_pod), ASSIGNED_POD_UPDATE,
                 old_pod, new_pod)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).moveAllToActiveOrBackoffQueue", 1101, 1115)
     def move_all_to_active_or_backoff_queue(self, event: ClusterEvent, old_obj: Any, new_obj: Any,
                                             pre_check: Optional[PreEnqueueCheck]) -> None:
         """Offer ``event`` to every pod in unschedulablePods that passes ``pre_check``."""
@@ -757,6 +812,7 @@ class PriorityQueue(Nominator):
                          if pre_check is None or pre_check(pinfo.pod)]
         self.move_pods_to_active_or_backoff_queue(unschedulable, event, old_obj, new_obj)
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).requeuePodViaQueueingHint", 1131, 1168)
     def requeue_pod_via_queueing_hint(self, pinfo: QueuedPodInfo, strategy: QueueingStrategy, event: str) -> str:
         """Put the pod where ``strategy`` says; return the queue's name."""
         if strategy == QUEUE_SKIP:
@@ -773,6 +829,7 @@ class PriorityQueue(Nominator):
         self.unschedulable_pods.add_or_update(pinfo)
         return UNSCHEDULABLE_PODS
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).movePodsToActiveOrBackoffQueue", 1171, 1230)
     def move_pods_to_active_or_backoff_queue(self, pod_info_list: list[QueuedPodInfo], event: ClusterEvent,
                                              old_obj: Any, new_obj: Any) -> None:
         if not self.is_event_of_interest(event):
@@ -795,6 +852,7 @@ class PriorityQueue(Nominator):
             # Pods in flight may come back through AddUnschedulableIfNotPresent: keep the event for them.
             self.in_flight_events.push_back(ClusterEventRecord(event, old_obj, new_obj))
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).getUnschedulablePodsWithMatchingAffinityTerm", 1235, 1249)
     def get_unschedulable_pods_with_matching_affinity_term(self, pod: Pod) -> list[QueuedPodInfo]:
         """The waiting pods with a required pod-affinity term that ``pod`` satisfies."""
         ns_labels = self.namespace_labels(pod.namespace) if self.namespace_labels is not None else None
@@ -808,9 +866,11 @@ class PriorityQueue(Nominator):
 
     # --- listings ----------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).PodsInActiveQ", 1253, 1261)
     def pods_in_active_q(self) -> list[Pod]:
         return [pinfo.pod for pinfo in self.active_q.list()]
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).PendingPods", 1268, 1282)
     def pending_pods(self) -> tuple[list[Pod], str]:
         """Every pending pod and a summary of how many each part holds (upstream PendingPods)."""
         result = [pinfo.pod for pinfo in self.active_q.list()]
@@ -820,6 +880,7 @@ class PriorityQueue(Nominator):
                                               len(self.unschedulable_pods))
         return result, summary
 
+    @plumbing("for views: every pending pod with the name of the part that holds it")
     def pending_pod_infos(self) -> list[tuple[str, QueuedPodInfo]]:
         """(queue name, pod) for every pending pod: activeQ in pop order, backoffQ by backoff end."""
         out = [(ACTIVE_Q, p) for p in self.active_q.sorted()]
@@ -827,6 +888,7 @@ class PriorityQueue(Nominator):
         out += [(UNSCHEDULABLE_PODS, p) for p in self.unschedulable_pods.pod_info_map.values()]
         return out
 
+    @plumbing("for views and tests: which part of the queue holds a pod")
     def queue_of(self, pod: Pod) -> Optional[str]:
         """Which part holds ``pod``, or None."""
         lookup = new_queued_pod_info_for_lookup(pod)
@@ -838,24 +900,28 @@ class PriorityQueue(Nominator):
             return UNSCHEDULABLE_PODS
         return None
 
+    @plumbing("upstream's scheduler_pending_pods metric, read by views")
     def pending_pods_gauges(self) -> dict[str, int]:
         """Upstream's scheduler_pending_pods gauge, by queue."""
         return {"active": len(self.active_q), "backoff": len(self.pod_backoff_q),
                 "unschedulable": self.unschedulable_pods.unschedulable_gauge,
                 "gated": self.unschedulable_pods.gated_gauge}
 
+    @plumbing("virtual-clock loop: whether a pod waits in activeQ or backoffQ")
     def has_active_or_backoff(self) -> bool:
         """Whether a pod waits in activeQ or backoffQ (work left without any new event)."""
         return len(self.active_q) > 0 or len(self.pod_backoff_q) > 0
 
     # --- QueuedPodInfo ---------------------------------------------------------------------
 
+    @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).newQueuedPodInfo", 1336, 1347)
     def new_queued_pod_info(self, pod: Pod, *plugins: str) -> QueuedPodInfo:
         pinfo = QueuedPodInfo(PodInfo.of(pod), unschedulable_plugins=set(plugins))
         self._stamp(pinfo)
         return pinfo
 
 
+@ports("pkg/scheduler/internal/queue/scheduling_queue.go", "NewSchedulingQueue", 131, 136)
 def new_priority_queue(less_fn: Callable[[QueuedPodInfo, QueuedPodInfo], bool], **options: Any) -> PriorityQueue:
     """Upstream NewSchedulingQueue / NewPriorityQueue."""
     return PriorityQueue(less_fn, **options)

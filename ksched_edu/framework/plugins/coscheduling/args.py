@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
+
 DEFAULT_PERMIT_WAITING_TIME_SECONDS = 60
 DEFAULT_POD_GROUP_BACKOFF_SECONDS = 0
 
@@ -25,6 +27,7 @@ _FIELDS = {"permitWaitingTimeSeconds": "permit_waiting_time_seconds",
            "podGroupBackoffSeconds": "pod_group_backoff_seconds"}
 
 
+@ports("apis/config/v1/types.go", "CoschedulingArgs", 28, 35, repo=SCHEDULER_PLUGINS)
 @dataclass
 class CoschedulingArgs:
     # Seconds a member may wait at Permit when its group has no scheduleTimeoutSeconds.
@@ -33,6 +36,7 @@ class CoschedulingArgs:
     pod_group_backoff_seconds: Optional[int] = None
 
 
+@ports("apis/config/v1/defaults.go", "SetDefaults_CoschedulingArgs", 108, 115, repo=SCHEDULER_PLUGINS)
 def set_defaults_coscheduling_args(args: CoschedulingArgs) -> None:
     """Upstream SetDefaults_CoschedulingArgs: fill the unset fields."""
     if args.permit_waiting_time_seconds is None:
@@ -41,6 +45,7 @@ def set_defaults_coscheduling_args(args: CoschedulingArgs) -> None:
         args.pod_group_backoff_seconds = DEFAULT_POD_GROUP_BACKOFF_SECONDS
 
 
+@plumbing("reads a pluginConfig args mapping, which upstream decodes with its API scheme")
 def decode_coscheduling_args(raw: Any) -> CoschedulingArgs:
     """The defaulted args from a pluginConfig entry's ``args`` (a mapping, None, or CoschedulingArgs).
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....api.podgroup import KIND as POD_GROUP_KIND
 from ....api.podgroup import POD_GROUP_LABEL, PodGroup
 from ....api.quantity import DECIMAL_SI
@@ -46,16 +47,19 @@ PERMITTED_PG_EXPIRATION = 3.0
 BACKED_OFF_PG_EXPIRATION = 10.0
 
 
+@ports("pkg/coscheduling/core/core.go", "PermitState", 55, 57, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PermitState:
     """Written at Permit by the first member to wait: ask to move its siblings to activeQ."""
 
     activate: bool = False
 
+    @ports("pkg/coscheduling/core/core.go", "(*PermitState).Clone", 59, 61, repo=SCHEDULER_PLUGINS)
     def clone(self) -> "PermitState":
         return PermitState(self.activate)
 
 
+@plumbing("the part of the third-party go-cache library the manager uses, on the virtual clock")
 class ExpiringCache:
     """The part of github.com/patrickmn/go-cache the manager uses, on a given clock."""
 
@@ -64,6 +68,7 @@ class ExpiringCache:
         self.now = now
         self._items: dict[str, tuple[Any, Optional[float]]] = {}  # key -> (value, deadline or None)
 
+    @plumbing("go-cache Add, on the virtual clock")
     def add(self, key: str, value: Any, duration: float) -> bool:
         """Store ``value`` unless a live item has the key already (then False, nothing changes)."""
         if self.get(key)[1]:
@@ -74,6 +79,7 @@ class ExpiringCache:
         self._items[key] = (value, deadline)
         return True
 
+    @plumbing("go-cache Get, on the virtual clock")
     def get(self, key: str) -> tuple[Any, bool]:
         item = self._items.get(key)
         if item is None:
@@ -83,10 +89,12 @@ class ExpiringCache:
             return None, False
         return value, True
 
+    @plumbing("go-cache Delete")
     def delete(self, key: str) -> None:
         self._items.pop(key, None)
 
 
+@ports("pkg/coscheduling/core/core.go", "PodGroupManager", 76, 91, repo=SCHEDULER_PLUGINS)
 class PodGroupManager:
     """Upstream PodGroupManager: the group checks of PreFilter and Permit."""
 
@@ -100,16 +108,19 @@ class PodGroupManager:
         self.permitted_pg = ExpiringCache(PERMITTED_PG_EXPIRATION, now)
         self.backed_off_pg = ExpiringCache(BACKED_OFF_PG_EXPIRATION, now)
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).BackoffPodGroup", 106, 111, repo=SCHEDULER_PLUGINS)
     def backoff_pod_group(self, pg_name: str, backoff: float) -> None:
         if backoff == 0:
             return
         self.backed_off_pg.add(pg_name, None, backoff)
 
+    @plumbing("the pod lister's label-selector List, which upstream writes inline at each use")
     def list_group_pods(self, namespace: str, group: str) -> list[Pod]:
         """The pod lister's pods in ``namespace`` whose group label is ``group``."""
         return [p for p in self.pod_lister.list("Pod", namespace)
                 if POD_GROUP_LABEL in p.metadata.labels and p.metadata.labels[POD_GROUP_LABEL] == group]
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).ActivateSiblings", 115, 155, repo=SCHEDULER_PLUGINS)
     def activate_siblings(self, pod: Pod, state: CycleState) -> None:
         """Put the pod's siblings in the cycle's pods-to-activate, when Permit asked for it."""
         pg_name = get_pod_group_label(pod)
@@ -136,6 +147,7 @@ class PodGroupManager:
                 for p in pods:
                     pods_map[get_namespaced_name(p)] = p
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).PreFilter", 161, 210, repo=SCHEDULER_PLUGINS)
     def pre_filter(self, pod: Pod) -> Optional[str]:
         """Why the pod's group cannot be scheduled now, or None.
 
@@ -166,6 +178,7 @@ class PodGroupManager:
         self.permitted_pg.add(pg_full_name, pg_full_name, self.schedule_timeout)
         return None
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).Permit", 213, 243, repo=SCHEDULER_PLUGINS)
     def permit(self, state: CycleState, pod: Pod) -> str:
         """SUCCESS when this pod completes the quorum, WAIT otherwise (or why there is no group)."""
         pg_full_name, pg = self.get_pod_group(pod)
@@ -184,6 +197,7 @@ class PodGroupManager:
             state.write(PERMIT_STATE_KEY, PermitState(activate=True))
         return WAIT
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).GetCreationTimestamp", 246, 256, repo=SCHEDULER_PLUGINS)
     def get_creation_timestamp(self, pod: Pod, ts: float) -> float:
         """The creation time of the pod's group, or ``ts`` when it has none (or it is not found)."""
         pg_name = get_pod_group_label(pod)
@@ -194,9 +208,11 @@ class PodGroupManager:
             return ts
         return pg.metadata.creation_timestamp
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).DeletePermittedPodGroup", 259, 261, repo=SCHEDULER_PLUGINS)
     def delete_permitted_pod_group(self, pg_full_name: str) -> None:
         self.permitted_pg.delete(pg_full_name)
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).GetPodGroup", 264, 274, repo=SCHEDULER_PLUGINS)
     def get_pod_group(self, pod: Pod) -> tuple[str, Optional[PodGroup]]:
         """(``namespace/group``, the PodGroup or None); ("", None) for a pod in no group."""
         pg_name = get_pod_group_label(pod)
@@ -205,6 +221,7 @@ class PodGroupManager:
         full_name = f"{pod.metadata.namespace}/{pg_name}"
         return full_name, self.client.get(POD_GROUP_KIND, pod.metadata.namespace, pg_name)
 
+    @ports("pkg/coscheduling/core/core.go", "(*PodGroupManager).CalculateAssignedPods", 277, 294, repo=SCHEDULER_PLUGINS)
     def calculate_assigned_pods(self, pod_group_name: str, namespace: str) -> int:
         """How many of the group's pods hold a node in the snapshot (assumed or bound)."""
         count = 0
@@ -217,6 +234,7 @@ class PodGroupManager:
         return count
 
 
+@ports("pkg/coscheduling/core/core.go", "CheckClusterResource", 298, 318, repo=SCHEDULER_PLUGINS)
 def check_cluster_resource(node_list: list[NodeInfo], resource_request: dict[str, GoAmount],
                            desired_pod_group_name: str) -> Optional[str]:
     """None when the nodes' free resources add up to ``resource_request``, else the gap.
@@ -239,10 +257,12 @@ def check_cluster_resource(node_list: list[NodeInfo], resource_request: dict[str
     return f"resource gap: {format_resource_list(resource_request)}"
 
 
+@ports("pkg/coscheduling/core/core.go", "GetNamespacedName", 321, 323, repo=SCHEDULER_PLUGINS)
 def get_namespaced_name(obj: Any) -> str:
     return f"{obj.metadata.namespace}/{obj.metadata.name}"
 
 
+@ports("pkg/coscheduling/core/core.go", "getNodeResource", 325, 359, repo=SCHEDULER_PLUGINS)
 def get_node_resource(info: NodeInfo, desired_pod_group_name: str) -> Resource:
     """What is left on the node once the desired group's own pods are taken off it."""
     node_clone = info.snapshot()

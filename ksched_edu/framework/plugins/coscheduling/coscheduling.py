@@ -25,6 +25,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Callable, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.tolerations import pod_priority
 from ....api.types import Pod
 from ...cycle_state import CycleState
@@ -48,6 +49,7 @@ POD_GROUP_GVK = "podgroups.v1alpha1.scheduling.x-k8s.io"
 # Extension points: QueueSort, PreFilter, PostFilter, Permit, Reserve; EnqueueExtensions.
 
 
+@ports("pkg/coscheduling/coscheduling.go", "Coscheduling", 42, 47, repo=SCHEDULER_PLUGINS)
 class Coscheduling:
     def __init__(self, handle: Any, pg_mgr: core.PodGroupManager, schedule_timeout: float,
                  pg_backoff: Optional[float] = None) -> None:
@@ -56,9 +58,11 @@ class Coscheduling:
         self.schedule_timeout = schedule_timeout  # seconds
         self.pg_backoff = pg_backoff  # seconds, None when off
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).Name", 117, 119, repo=SCHEDULER_PLUGINS)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).EventsToRegister", 105, 114, repo=SCHEDULER_PLUGINS)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             ClusterEventWithHint(ClusterEvent(POD, ActionType.Add)),
@@ -67,6 +71,7 @@ class Coscheduling:
 
     # --- QueueSort ------------------------------------------------------------------
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).Less", 125, 137, repo=SCHEDULER_PLUGINS)
     def less(self, pod_info1: QueuedPodInfo, pod_info2: QueuedPodInfo) -> bool:
         """Higher priority first; then the older group (or the pod that reached the queue
         first, when it is in no group); then by ``namespace/name`` of the pods."""
@@ -81,6 +86,7 @@ class Coscheduling:
 
     # --- PreFilter ------------------------------------------------------------------
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).PreFilter", 142, 150, repo=SCHEDULER_PLUGINS)
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         """Refuse a pod whose group failed recently, lacks members or cannot fit the cluster."""
         err = self.pg_mgr.pre_filter(pod)
@@ -89,11 +95,13 @@ class Coscheduling:
             return None, new_status(Code.UnschedulableAndUnresolvable, err)
         return None, None  # upstream: NewStatus(Success, "")
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).PreFilterExtensions", 201, 203, repo=SCHEDULER_PLUGINS)
     def pre_filter_extensions(self) -> None:
         return None
 
     # --- PostFilter -----------------------------------------------------------------
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).PostFilter", 153, 198, repo=SCHEDULER_PLUGINS)
     def post_filter(self, state: CycleState, pod: Pod,
                     filtered_node_status_map: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
         """A member cannot be placed: reject the group's waiting members (unless the group is nearly complete)."""
@@ -131,6 +139,7 @@ class Coscheduling:
 
     # --- Permit ---------------------------------------------------------------------
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).Permit", 206, 238, repo=SCHEDULER_PLUGINS)
     def permit(self, state: CycleState, pod: Pod, node_name: str) -> tuple[Optional[Status], float]:
         """Wait until the group's quorum holds nodes; the member that completes it allows the rest."""
         wait_time = self.schedule_timeout
@@ -159,9 +168,11 @@ class Coscheduling:
 
     # --- Reserve --------------------------------------------------------------------
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).Reserve", 241, 243, repo=SCHEDULER_PLUGINS)
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         return None
 
+    @ports("pkg/coscheduling/coscheduling.go", "(*Coscheduling).Unreserve", 246, 258, repo=SCHEDULER_PLUGINS)
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         """A member's reservation is undone (a timeout, a rejection): reject its waiting siblings."""
         pg_name, pg = self.pg_mgr.get_pod_group(pod)
@@ -197,6 +208,7 @@ def _virtual_now(handle: Any) -> Callable[[], float]:
     return lambda: clock.now
 
 
+@ports("pkg/coscheduling/coscheduling.go", "New", 63, 103, repo=SCHEDULER_PLUGINS)
 def new(args: Any, handle: Any) -> Coscheduling:
     """Upstream New: build the manager over the handle's listers; refuse a negative backoff."""
     cargs: CoschedulingArgs = decode_coscheduling_args(args)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....api.podgroup import POD_GROUP_LABEL
 from ....api.quantity import BINARY_SI, DECIMAL_SI, Quantity, interpret_suffix, parse_quantity_string
 from ....api.types import Pod
@@ -30,11 +31,13 @@ from ...types import Resource
 DEFAULT_WAIT_TIME = 60.0
 
 
+@ports("pkg/util/podgroup.go", "GetPodGroupLabel", 51, 53, repo=SCHEDULER_PLUGINS)
 def get_pod_group_label(pod: Pod) -> str:
     """The name of the pod's group, "" when it has none."""
     return pod.metadata.labels.get(POD_GROUP_LABEL, "")
 
 
+@ports("pkg/util/podgroup.go", "GetPodGroupFullName", 56, 62, repo=SCHEDULER_PLUGINS)
 def get_pod_group_full_name(pod: Pod) -> str:
     """``namespace/group`` of the pod's group, "" when it has none."""
     name = get_pod_group_label(pod)
@@ -43,6 +46,7 @@ def get_pod_group_full_name(pod: Pod) -> str:
     return f"{pod.metadata.namespace}/{name}"
 
 
+@ports("pkg/util/podgroup.go", "GetWaitTimeDuration", 68, 76, repo=SCHEDULER_PLUGINS)
 def get_wait_time_duration(pg: Any, schedule_timeout: Optional[float]) -> float:
     """Seconds a member may wait: the group's scheduleTimeoutSeconds, else the
     plugin's timeout when not zero, else 60 s."""
@@ -100,11 +104,13 @@ def _int64_add(a_value: int, a_scale: int, b_value: int, b_scale: int) -> tuple[
     return a_value + b_value * 10 ** (b_scale - a_scale), a_scale
 
 
+@plumbing("Go's %v formatting of a resource list, for upstream's message strings")
 def format_resource_list(rl: dict[str, GoAmount]) -> str:
     """Go's ``%v`` of a ResourceList: ``map[k:v ...]`` with the keys sorted."""
     return "map[" + " ".join(f"{name}:{rl[name]}" for name in sorted(rl)) + "]"
 
 
+@ports("pkg/util/resource.go", "ResourceList", 28, 43, repo=SCHEDULER_PLUGINS)
 def resource_list(r: Resource) -> dict[str, GoAmount]:
     """A Resource as a resource list (upstream util.ResourceList)."""
     result = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import Status
@@ -21,13 +22,16 @@ NAME = DEFAULT_BINDER
 # Extension points: Bind.
 
 
+@ports("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", "DefaultBinder", 34, 36)
 class DefaultBinder:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    @ports("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", "(DefaultBinder).Name", 46, 48)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", "(DefaultBinder).Bind", 51, 63)
     def bind(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         # upstream: logged at V(3) "Attempting to bind pod to node".
         try:
@@ -37,5 +41,6 @@ class DefaultBinder:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/defaultbinder/default_binder.go", "New", 41, 43)
 def new(args: Any, handle: Any) -> DefaultBinder:
     return DefaultBinder(handle)

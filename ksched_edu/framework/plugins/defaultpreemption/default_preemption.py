@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.labels import selector_from_label_selector
 from ....api.types import PREEMPT_NEVER, Pod
 from ...cycle_state import CycleState
@@ -53,6 +54,7 @@ class _VictimError(Exception):
     """Removing or adding a pod during the dry run failed (upstream returns an error)."""
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "DefaultPreemption", 50, 56)
 class DefaultPreemption:
     """A PostFilter plugin implementing the default preemption policy."""
 
@@ -66,9 +68,11 @@ class DefaultPreemption:
         # Seconds a victim is given to terminate; None: its terminationGracePeriodSeconds.
         self.victim_grace_period: Optional[float] = 0.0
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).Name", 61, 63)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).PostFilter", 85, 105)
     def post_filter(self, state: CycleState, pod: Pod,
                     m: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Optional[Status]]:
         pe = Evaluator(plugin_name=NAME, handler=self.fh, state=state, interface=self,
@@ -80,6 +84,7 @@ class DefaultPreemption:
             return result, new_status(status.code, "preemption: " + msg)  # type: ignore[union-attr]
         return result, status
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).calculateNumCandidates", 111, 120)
     def calculate_num_candidates(self, num_nodes: int) -> int:
         """How many candidates the dry run must find: a percentage of the nodes, at least
         ``min_candidate_nodes_absolute``, never more than the nodes there are."""
@@ -90,13 +95,16 @@ class DefaultPreemption:
             n = num_nodes
         return n
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).GetOffsetAndNumCandidates", 124, 126)
     def get_offset_and_num_candidates(self, num_nodes: int) -> tuple[int, int]:
         """A random node to start the dry run from, and how many candidates to look for."""
         return self.rng.randrange(num_nodes), self.calculate_num_candidates(num_nodes)
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).CandidatesToVictimsMap", 130, 136)
     def candidates_to_victims_map(self, candidates: list[Candidate]) -> dict[str, Victims]:
         return {c.name: c.victims for c in candidates}
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).SelectVictimsOnNode", 140, 229)
     def select_victims_on_node(self, state: CycleState, pod: Pod, node_info: NodeInfo,
                                pdbs: list[Any]) -> tuple[list[Pod], int, Optional[Status]]:
         """The fewest pods to evict on ``node_info`` (a copy) so that ``pod`` fits there.
@@ -162,6 +170,7 @@ class DefaultPreemption:
             return [], 0, Status.as_status(str(err))
         return victims, num_violating_victim, new_status(Code.Success)
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).PodEligibleToPreemptOthers", 239, 264)
     def pod_eligible_to_preempt_others(self, pod: Pod,
                                        nominated_node_status: Optional[Status]) -> tuple[bool, str]:
         """Whether ``pod`` may preempt now, and why not.
@@ -188,11 +197,13 @@ class DefaultPreemption:
                         return False, ERR_REASON_TERMINATING_POD
         return True, ""
 
+    @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "(*DefaultPreemption).OrderedScoreFuncs", 267, 269)
     def ordered_score_funcs(self, nodes_to_victims: dict[str, Victims]) -> Optional[list[ScoreFunc]]:
         """None: pickOneNodeForPreemption's default rules decide."""
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "podTerminatingByPreemption", 273, 288)
 def pod_terminating_by_preemption(p: Pod, enable_pod_disruption_conditions: bool) -> bool:
     """Whether ``p`` is terminating and, with PodDisruptionConditions, because the scheduler preempted it."""
     if p.metadata.deletion_timestamp is None:
@@ -205,6 +216,7 @@ def pod_terminating_by_preemption(p: Pod, enable_pod_disruption_conditions: bool
     return False
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "filterPodsWithPDBViolation", 295, 341)
 def pdb_matches_pod(pdb: Any, pod: Pod) -> bool:
     """A PDB in the pod's namespace whose selector selects the pod (nil or empty selects nothing)."""
     if pdb.metadata.namespace != pod.metadata.namespace:
@@ -213,6 +225,7 @@ def pdb_matches_pod(pdb: Any, pod: Pod) -> bool:
     return not selector.empty() and selector.matches(pod.metadata.labels)
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "filterPodsWithPDBViolation", 295, 341)
 def filter_pods_with_pdb_violation(pod_infos: list[PodInfo],
                                    pdbs: list[Any]) -> tuple[list[PodInfo], list[PodInfo]]:
     """Split pods into those whose eviction would violate a PDB and the others, keeping their order.
@@ -241,6 +254,7 @@ def filter_pods_with_pdb_violation(pod_infos: list[PodInfo],
     return violating, non_violating
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "New", 66, 82)
 def _resolve_args(args: Any) -> _Args:
     """Read DefaultPreemptionArgs (None fields take the v1 defaults) and validate them."""
     if args is None:
@@ -260,6 +274,7 @@ def _resolve_args(args: Any) -> _Args:
     return resolved
 
 
+@ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "New", 66, 82)
 def new(args: Any, handle: Any) -> DefaultPreemption:
     """Upstream New: validate the args and build the plugin."""
     return DefaultPreemption(handle, _resolve_args(args))

@@ -10,9 +10,11 @@ from __future__ import annotations
 from typing import Optional
 
 from .... import goint
+from ....anchors import ports
 from ...interface import NodeScore, Status
 
 
+@ports("pkg/scheduler/framework/plugins/helper/normalize_score.go", "DefaultNormalizeScore", 27, 55)
 def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeScore]) -> Optional[Status]:
     """Rewrite ``scores`` in place: ``max_priority * score / max``, then
     ``max_priority - score`` when ``reverse``.

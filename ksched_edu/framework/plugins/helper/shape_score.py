@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .... import goint
+from ....anchors import ports
 
 
+@ports("pkg/scheduler/framework/plugins/helper/shape_score.go", "FunctionShapePoint", 23, 28)
 @dataclass(frozen=True)
 class FunctionShapePoint:
     utilization: int  # the function's argument
@@ -21,6 +23,7 @@ class FunctionShapePoint:
 FunctionShape = list[FunctionShapePoint]
 
 
+@ports("pkg/scheduler/framework/plugins/helper/shape_score.go", "BuildBrokenLinearFunction", 40, 52)
 def build_broken_linear_function(shape: FunctionShape) -> Callable[[int], int]:
     """The function through ``shape``'s points, in integer arithmetic.
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.labels import Selector, selector_from_label_selector, selector_from_set
 from ....api.types import OwnerReference, Pod
 
@@ -41,6 +42,7 @@ def _parse_group_version(api_version: str) -> Optional[str]:
     return f"{group}/{version}" if group else version
 
 
+@ports("pkg/scheduler/framework/plugins/helper/spread.go", "DefaultSelector", 37, 93)
 def default_selector(pod: Pod, object_lister: Any) -> Selector:
     """The selector deduced from the Services, RCs, RSs and SSs matching ``pod``."""
     # Services, RCs, RSs and SSs that match the pod agree on the labels they
@@ -74,6 +76,7 @@ def default_selector(pod: Pod, object_lister: Any) -> Selector:
     return selector
 
 
+@ports("pkg/scheduler/framework/plugins/helper/spread.go", "GetPodServices", 96, 116)
 def get_pod_services(object_lister: Any, pod: Pod) -> list[Any]:
     """The Services in the pod's namespace whose selector matches the pod's labels."""
     services = []

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ....anchors import ports
 from ....api.types import TAINT_NO_EXECUTE, TAINT_NO_SCHEDULE, Taint
 
 
+@ports("pkg/scheduler/framework/plugins/helper/taint.go", "DoNotScheduleTaintsFilterFunc", 23, 28)
 def do_not_schedule_taints_filter_func() -> Callable[[Taint], bool]:
     """A predicate keeping the taints whose effect is NoSchedule or NoExecute."""
 

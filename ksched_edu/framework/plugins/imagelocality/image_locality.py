@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from .... import goint
+from ....anchors import ports
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import MAX_NODE_SCORE, Status
@@ -27,13 +28,16 @@ MIN_THRESHOLD = 23 * MB
 MAX_CONTAINER_THRESHOLD = 1000 * MB
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "ImageLocality", 39, 41)
 class ImageLocality:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    @ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "(*ImageLocality).Name", 49, 51)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "(*ImageLocality).Score", 54, 70)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         lister = self.handle.snapshot_shared_lister().node_infos()
         try:
@@ -46,14 +50,17 @@ class ImageLocality:
         score = calculate_priority(image_scores, len(pod.spec.init_containers) + len(pod.spec.containers))
         return score, None
 
+    @ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "(*ImageLocality).ScoreExtensions", 73, 75)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "New", 78, 80)
 def new(args: Any, handle: Any) -> ImageLocality:
     return ImageLocality(handle)
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "calculatePriority", 84, 93)
 def calculate_priority(sum_scores: int, num_containers: int) -> int:
     """Clamp ``sum_scores`` to [MIN_THRESHOLD, MAX_CONTAINER_THRESHOLD * containers]
     and map that range linearly onto 0..MAX_NODE_SCORE."""
@@ -67,6 +74,7 @@ def calculate_priority(sum_scores: int, num_containers: int) -> int:
     return MAX_NODE_SCORE * (sum_scores - MIN_THRESHOLD) // (max_threshold - MIN_THRESHOLD)
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "sumImageScores", 98, 111)
 def sum_image_scores(node_info: NodeInfo, pod: Pod, total_num_nodes: int) -> int:
     """Sum the scaled score of every init and app container image already on the node."""
     total = 0
@@ -83,6 +91,7 @@ def sum_image_scores(node_info: NodeInfo, pod: Pod, total_num_nodes: int) -> int
     return total if goint.MIN_INT64 <= total <= goint.MAX_INT64 else goint.wrap64(total)
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "scaledImageScore", 117, 120)
 def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> int:
     """The image's size times the fraction of nodes that have it (against "node heating")."""
     spread = float(image_state.num_nodes) / float(total_num_nodes)
@@ -91,6 +100,7 @@ def scaled_image_score(image_state: ImageStateSummary, total_num_nodes: int) -> 
     return int(scaled) if scaled < 9223372036854775808.0 else goint.MIN_INT64
 
 
+@ports("pkg/scheduler/framework/plugins/imagelocality/image_locality.go", "normalizedImageName", 127, 132)
 def normalized_image_name(name: str) -> str:
     """The name as the container runtime reports it: ``:latest`` added when no tag is given.
 

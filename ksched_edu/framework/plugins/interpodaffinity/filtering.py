@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, NamedTuple, Optional
 
+from ....anchors import plumbing, ports
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import Code, PreFilterResult, Status, new_status
 from ...types import AffinityTerm, NodeInfo, PodInfo
@@ -34,23 +35,28 @@ ERR_REASON_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod affinity rules"
 ERR_REASON_ANTI_AFFINITY_RULES_NOT_MATCH = "node(s) didn't match pod anti-affinity rules"
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "topologyPair", 86, 89)
 class TopologyPair(NamedTuple):
     key: str
     value: str
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "topologyToMatchedTermCount", 90, 90)
 class TopologyToMatchedTermCount(dict):
     """``TopologyPair -> number of matched terms`` (upstream topologyToMatchedTermCount)."""
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(topologyToMatchedTermCount).append", 92, 96)
     def append(self, to_append: Mapping[TopologyPair, int]) -> None:
         for pair, count in to_append.items():
             self[pair] = self.get(pair, 0) + count
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(topologyToMatchedTermCount).clone", 98, 102)
     def clone(self) -> "TopologyToMatchedTermCount":
         copy = TopologyToMatchedTermCount()
         copy.append(self)
         return copy
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(topologyToMatchedTermCount).update", 104, 113)
     def update_pair(self, node: "Node", tk: str, value: int) -> None:
         """Upstream ``update`` (renamed: ``dict.update`` exists): add ``value`` to the
         pair ``(tk, node's value for tk)`` when the node has the label ``tk``."""
@@ -63,12 +69,14 @@ class TopologyToMatchedTermCount(dict):
         if self[pair] == 0:
             del self[pair]
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(topologyToMatchedTermCount).updateWithAffinityTerms", 117, 124)
     def update_with_affinity_terms(self, terms: list[AffinityTerm], pod: "Pod", node: "Node", value: int) -> None:
         """Count every term once, but only when ``pod`` matches ALL of them."""
         if pod_matches_all_affinity_terms(terms, pod):
             for t in terms:
                 self.update_pair(node, t.topology_key, value)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(topologyToMatchedTermCount).updateWithAntiAffinityTerms", 128, 135)
     def update_with_anti_affinity_terms(self, terms: list[AffinityTerm], pod: "Pod",
                                         ns_labels: Optional[Mapping[str, str]], node: "Node", value: int) -> None:
         """Count every anti-affinity term that ``pod`` matches."""
@@ -77,6 +85,7 @@ class TopologyToMatchedTermCount(dict):
                 self.update_pair(node, t.topology_key, value)
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "podMatchesAllAffinityTerms", 138, 150)
 def pod_matches_all_affinity_terms(terms: list[AffinityTerm], pod: "Pod") -> bool:
     """True iff ``terms`` is not empty and ``pod`` matches every one of them."""
     if not terms:
@@ -86,6 +95,7 @@ def pod_matches_all_affinity_terms(terms: list[AffinityTerm], pod: "Pod") -> boo
     return all(t.matches(pod, None) for t in terms)
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "preFilterState", 44, 55)
 @dataclass
 class PreFilterState:
     """What PreFilter computed for Filter (upstream preFilterState)."""
@@ -100,11 +110,13 @@ class PreFilterState:
     # A copy of the incoming pod's namespace labels.
     namespace_labels: dict[str, str] = field(default_factory=dict)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*preFilterState).Clone", 58, 71)
     def clone(self) -> "PreFilterState":
         # The pod info and the namespace labels do not change: shared, as upstream.
         return PreFilterState(self.existing_anti_affinity_counts.clone(), self.affinity_counts.clone(),
                               self.anti_affinity_counts.clone(), self.pod_info, self.namespace_labels)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*preFilterState).updateWithPod", 74, 84)
     def update_with_pod(self, p_info: PodInfo, node: "Node", multiplier: int) -> None:
         """Add (multiplier 1) or remove (-1) the matches ``p_info`` contributes."""
         assert self.pod_info is not None
@@ -117,9 +129,11 @@ class PreFilterState:
             self.pod_info.required_anti_affinity_terms, p_info.pod, None, node, multiplier)
 
 
+@plumbing("groups the InterPodAffinity methods of filtering.go into one Python mixin")
 class FilteringMixin:
     """PreFilter, PreFilterExtensions and Filter of InterPodAffinity (mixed into the plugin)."""
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).getExistingAntiAffinityCounts", 155, 178)
     def get_existing_anti_affinity_counts(self, pod: "Pod", ns_labels: Mapping[str, str],
                                           nodes: list[NodeInfo]) -> TopologyToMatchedTermCount:
         """For each existing pod with required anti-affinity: which of its terms match ``pod``."""
@@ -134,6 +148,7 @@ class FilteringMixin:
             result.append(topo_map)
         return result
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).getIncomingAffinityAntiAffinityCounts", 184, 221)
     def get_incoming_affinity_anti_affinity_counts(
             self, pod_info: PodInfo,
             all_nodes: list[NodeInfo]) -> tuple[TopologyToMatchedTermCount, TopologyToMatchedTermCount]:
@@ -157,6 +172,7 @@ class FilteringMixin:
             anti_affinity_counts.append(anti_affinity)
         return affinity_counts, anti_affinity_counts
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).PreFilter", 224, 263)
     def pre_filter(self, cycle_state: CycleState, pod: "Pod") -> tuple[Optional[PreFilterResult], Optional[Status]]:
         node_infos = self.shared_lister.node_infos()
         all_nodes = node_infos.list()
@@ -183,9 +199,11 @@ class FilteringMixin:
         cycle_state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).PreFilterExtensions", 266, 268)
     def pre_filter_extensions(self) -> "FilteringMixin":
         return self
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).AddPod", 271, 278)
     def add_pod(self, cycle_state: CycleState, pod_to_schedule: "Pod", pod_info_to_add: PodInfo,
                 node_info: NodeInfo) -> Optional[Status]:
         state, err = get_pre_filter_state(cycle_state)
@@ -194,6 +212,7 @@ class FilteringMixin:
         state.update_with_pod(pod_info_to_add, node_info.node(), 1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).RemovePod", 281, 288)
     def remove_pod(self, cycle_state: CycleState, pod_to_schedule: "Pod", pod_info_to_remove: PodInfo,
                    node_info: NodeInfo) -> Optional[Status]:
         state, err = get_pre_filter_state(cycle_state)
@@ -202,6 +221,7 @@ class FilteringMixin:
         state.update_with_pod(pod_info_to_remove, node_info.node(), -1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "(*InterPodAffinity).Filter", 366, 386)
     def filter(self, cycle_state: CycleState, pod: "Pod", node_info: NodeInfo) -> Optional[Status]:
         state, err = get_pre_filter_state(cycle_state)
         if err is not None:
@@ -219,6 +239,7 @@ class FilteringMixin:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "getPreFilterState", 290, 302)
 def get_pre_filter_state(cycle_state: CycleState) -> tuple[PreFilterState, Optional[str]]:
     """The PreFilter state, or an error text when PreFilter did not run."""
     try:
@@ -230,6 +251,7 @@ def get_pre_filter_state(cycle_state: CycleState) -> tuple[PreFilterState, Optio
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "satisfyExistingPodsAntiAffinity", 306, 318)
 def satisfy_existing_pods_anti_affinity(state: PreFilterState, node_info: NodeInfo) -> bool:
     """Would placing the pod here break an existing pod's required anti-affinity?"""
     if state.existing_anti_affinity_counts:
@@ -240,6 +262,7 @@ def satisfy_existing_pods_anti_affinity(state: PreFilterState, node_info: NodeIn
     return True
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "satisfyPodAntiAffinity", 321, 333)
 def satisfy_pod_anti_affinity(state: PreFilterState, node_info: NodeInfo) -> bool:
     """Does the node satisfy the incoming pod's required anti-affinity terms?"""
     if state.anti_affinity_counts:
@@ -252,6 +275,7 @@ def satisfy_pod_anti_affinity(state: PreFilterState, node_info: NodeInfo) -> boo
     return True
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/filtering.go", "satisfyPodAffinity", 336, 362)
 def satisfy_pod_affinity(state: PreFilterState, node_info: NodeInfo) -> bool:
     """Does the node satisfy the incoming pod's required affinity terms?"""
     pods_exist = True

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....anchors import ports
 from ....api.labels import NOTHING
 from ....config.defaults import set_defaults_inter_pod_affinity_args
 from ....config.field import to_aggregate
@@ -36,6 +37,7 @@ NAME = INTER_POD_AFFINITY
 # EnqueueExtensions. Reasons live in filtering.py.
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "InterPodAffinity", 44, 49)
 class InterPodAffinity(FilteringMixin, ScoringMixin):
     def __init__(self, args: Any, handle: Any) -> None:
         self.args = args
@@ -43,9 +45,11 @@ class InterPodAffinity(FilteringMixin, ScoringMixin):
         # upstream: a Namespace informer lister; here the handle's object lister.
         self.ns_lister = handle.object_lister()
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "(*InterPodAffinity).Name", 52, 54)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "(*InterPodAffinity).EventsToRegister", 58, 79)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             # Any pod change may matter: a deleted pod may release an anti-affinity
@@ -58,6 +62,7 @@ class InterPodAffinity(FilteringMixin, ScoringMixin):
                                               | ActionType.UpdateNodeTaint)),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "(*InterPodAffinity).mergeAffinityTermNamespacesIfNotEmpty", 118, 131)
     def merge_affinity_term_namespaces_if_not_empty(self, at: AffinityTerm) -> None:
         """Unroll an incoming pod's namespaceSelector into its namespaces.
 
@@ -71,6 +76,7 @@ class InterPodAffinity(FilteringMixin, ScoringMixin):
         at.namespaces = frozenset(at.namespaces | names)
         at.namespace_selector = NOTHING
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "GetNamespaceLabelsSnapshot", 135, 143)
     def get_namespace_labels_snapshot(self, ns: str) -> dict[str, str]:
         """Upstream GetNamespaceLabelsSnapshot: a copy of the namespace's labels,
         empty when the namespace is not known."""
@@ -80,6 +86,7 @@ class InterPodAffinity(FilteringMixin, ScoringMixin):
         return {}
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/plugin.go", "New", 82, 101)
 def new(args: Any, handle: Any) -> InterPodAffinity:
     """Upstream New."""
     if handle.snapshot_shared_lister() is None:

@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Mapping, Optional
 
+from ....anchors import plumbing, ports
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import MAX_NODE_SCORE, Code, NodeScore, Status, new_status
 from ...types import AffinityTerm, NodeInfo, PodInfo, WeightedAffinityTerm
@@ -29,9 +30,11 @@ if TYPE_CHECKING:  # pragma: no cover
 PRE_SCORE_STATE_KEY = "PreScore" + INTER_POD_AFFINITY
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "scoreMap", 34, 34)
 class ScoreMap(dict):
     """``topology key -> topology value -> summed weight`` (upstream scoreMap)."""
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(scoreMap).processTerm", 50, 59)
     def process_term(self, term: AffinityTerm, weight: int, pod: "Pod", ns_labels: Optional[Mapping[str, str]],
                      node: "Node", multiplier: int) -> None:
         if term.matches(pod, ns_labels):
@@ -40,11 +43,13 @@ class ScoreMap(dict):
                 values = self.setdefault(term.topology_key, {})
                 values[tp_value] = values.get(tp_value, 0) + weight * multiplier
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(scoreMap).processTerms", 61, 65)
     def process_terms(self, terms: list[WeightedAffinityTerm], pod: "Pod", ns_labels: Optional[Mapping[str, str]],
                       node: "Node", multiplier: int) -> None:
         for term in terms:
             self.process_term(term.term, term.weight, pod, ns_labels, node, multiplier)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(scoreMap).append", 67, 78)
     def append(self, other: "ScoreMap") -> None:
         for topology, o_scores in other.items():
             scores = self.get(topology)
@@ -55,6 +60,7 @@ class ScoreMap(dict):
                 scores[k] = scores.get(k, 0) + v
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "preScoreState", 37, 42)
 @dataclass
 class PreScoreState:
     """What PreScore computed for Score (upstream preScoreState)."""
@@ -64,11 +70,13 @@ class PreScoreState:
     # A copy of the incoming pod's namespace labels.
     namespace_labels: dict[str, str] = field(default_factory=dict)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*preScoreState).Clone", 46, 48)
     def clone(self) -> "PreScoreState":
         # Score data is never changed after PreScore: shared, as upstream.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "getPreScoreState", 226, 237)
 def get_pre_score_state(cycle_state: CycleState) -> tuple[PreScoreState, Optional[str]]:
     try:
         c = cycle_state.read(PRE_SCORE_STATE_KEY)
@@ -79,9 +87,11 @@ def get_pre_score_state(cycle_state: CycleState) -> tuple[PreScoreState, Optiona
     return c, None
 
 
+@plumbing("groups the InterPodAffinity methods of scoring.go into one Python mixin")
 class ScoringMixin:
     """PreScore, Score and NormalizeScore of InterPodAffinity (mixed into the plugin)."""
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*InterPodAffinity).processExistingPod", 80, 124)
     def process_existing_pod(self, state: PreScoreState, existing_pod: PodInfo, existing_pod_node_info: NodeInfo,
                              incoming_pod: "Pod", topo_score: ScoreMap) -> None:
         existing_pod_node = existing_pod_node_info.node()
@@ -109,6 +119,7 @@ class ScoringMixin:
         topo_score.process_terms(existing_pod.preferred_anti_affinity_terms, incoming_pod, state.namespace_labels,
                                  existing_pod_node, -1)
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*InterPodAffinity).PreScore", 127, 224)
     def pre_score(self, cycle_state: CycleState, pod: "Pod", nodes: list[NodeInfo]) -> Optional[Status]:
         if not nodes:
             # No nodes to score.
@@ -161,6 +172,7 @@ class ScoringMixin:
         cycle_state.write(PRE_SCORE_STATE_KEY, state)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*InterPodAffinity).Score", 243, 262)
     def score(self, cycle_state: CycleState, pod: "Pod", node_name: str) -> tuple[int, Optional[Status]]:
         """The summed weights of the topology values this node carries; positive for
         affinity, negative for anti-affinity. NormalizeScore rescales them."""
@@ -180,6 +192,7 @@ class ScoringMixin:
                 score += tp_values.get(v, 0)
         return score, None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*InterPodAffinity).NormalizeScore", 265, 297)
     def normalize_score(self, cycle_state: CycleState, pod: "Pod", scores: list[NodeScore]) -> Optional[Status]:
         """Min-max normalization onto ``[0, MAX_NODE_SCORE]``."""
         s, err_text = get_pre_score_state(cycle_state)
@@ -204,5 +217,6 @@ class ScoringMixin:
             ns.score = int(f_score)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/interpodaffinity/scoring.go", "(*InterPodAffinity).ScoreExtensions", 300, 302)
     def score_extensions(self) -> "ScoringMixin":
         return self

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ....anchors import plumbing, ports
 from ....api.nodeaffinity import (NODE_SELECTOR_OP_IN, OBJECT_NAME_FIELD, NodeSelector, PreferredSchedulingTerms,
                                   RequiredNodeAffinity, get_required_node_affinity, new_node_selector,
                                   new_preferred_scheduling_terms)
@@ -39,27 +40,33 @@ ERR_REASON_CONFLICT = "pod affinity terms conflict"
 # Extension points: PreFilter, Filter, PreScore, Score (+NormalizeScore), EnqueueExtensions.
 
 
+@plumbing("exception standing in for the wrapped error upstream returns when the cycle state cannot be read")
 class StateError(Exception):
     """Reading the cycle state failed (upstream returns a wrapped error)."""
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "preFilterState", 75, 77)
 @dataclass
 class PreFilterState:
     required_node_selector_and_affinity: RequiredNodeAffinity
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*preFilterState).Clone", 80, 82)
     def clone(self) -> "PreFilterState":
         # Not affected by pod additions or deletions: shared, as upstream.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "preScoreState", 206, 208)
 @dataclass
 class PreScoreState:
     preferred_node_affinity: Optional[PreferredSchedulingTerms]
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*preScoreState).Clone", 212, 214)
     def clone(self) -> "PreScoreState":
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "NodeAffinity", 38, 42)
 class NodeAffinity:
     def __init__(self, handle: Any, added_node_selector: Optional[NodeSelector] = None,
                  added_pref_sched_terms: Optional[PreferredSchedulingTerms] = None) -> None:
@@ -67,15 +74,18 @@ class NodeAffinity:
         self.added_node_selector = added_node_selector
         self.added_pref_sched_terms = added_pref_sched_terms
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).Name", 71, 73)
     def name(self) -> str:
         return NAME
 
     # --- EnqueueExtensions -----------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).EventsToRegister", 86, 90)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add | ActionType.Update),
                                      self.is_schedulable_after_node_change)]
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).isSchedulableAfterNodeChange", 94, 120)
     def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         # upstream: util.As fails on objects that are not nodes -> Queue, with the error.
         if not isinstance(new_obj, Node) or (old_obj is not None and not isinstance(old_obj, Node)):
@@ -92,6 +102,7 @@ class NodeAffinity:
 
     # --- PreFilter ---------------------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).PreFilter", 123, 173)
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         affinity = pod.spec.affinity
         no_node_affinity = (affinity is None or affinity.node_affinity is None
@@ -127,12 +138,14 @@ class NodeAffinity:
             return PreFilterResult(node_names), None
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).PreFilterExtensions", 176, 178)
     def pre_filter_extensions(self) -> None:
         # The state does not depend on which pods are on which node.
         return None
 
     # --- Filter ------------------------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).Filter", 182, 203)
     def filter(self, cycle_state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         node = node_info.node()
         if self.added_node_selector is not None and not self.added_node_selector.match(node):
@@ -150,6 +163,7 @@ class NodeAffinity:
 
     # --- PreScore / Score ----------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).PreScore", 217, 234)
     def pre_score(self, cycle_state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         if not nodes:
             return None
@@ -163,6 +177,7 @@ class NodeAffinity:
         cycle_state.write(PRE_SCORE_STATE_KEY, PreScoreState(preferred))
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).Score", 239, 269)
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         try:
             node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
@@ -187,9 +202,11 @@ class NodeAffinity:
             count += s.preferred_node_affinity.score(node)
         return count, None
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).ScoreExtensions", 277, 279)
     def score_extensions(self) -> "NodeAffinity":
         return self
 
+    @ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "(*NodeAffinity).NormalizeScore", 272, 274)
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         return default_normalize_score(MAX_NODE_SCORE, False, scores)
 
@@ -198,6 +215,7 @@ def _go_quote(s: str) -> str:
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "getPodPreferredNodeAffinity", 316, 322)
 def get_pod_preferred_node_affinity(pod: Pod) -> Optional[PreferredSchedulingTerms]:
     """The pod's parsed preferred terms, or None when it has none; raises on parse errors."""
     affinity = pod.spec.affinity
@@ -207,6 +225,7 @@ def get_pod_preferred_node_affinity(pod: Pod) -> Optional[PreferredSchedulingTer
     return None
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "getPreScoreState", 324, 335)
 def get_pre_score_state(cycle_state: CycleState) -> PreScoreState:
     try:
         c = cycle_state.read(PRE_SCORE_STATE_KEY)
@@ -217,6 +236,7 @@ def get_pre_score_state(cycle_state: CycleState) -> PreScoreState:
     return c
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "getPreFilterState", 337, 348)
 def get_pre_filter_state(cycle_state: CycleState) -> PreFilterState:
     try:
         c = cycle_state.read(PRE_FILTER_STATE_KEY)
@@ -227,6 +247,7 @@ def get_pre_filter_state(cycle_state: CycleState) -> PreFilterState:
     return c
 
 
+@ports("pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go", "New", 282, 306)
 def new(args: Any, handle: Any) -> NodeAffinity:
     """Upstream New: parse ``args.added_affinity`` once, for every pod of the profile."""
     pl = NodeAffinity(handle)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import ContainerPort, Pod
 from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
@@ -26,14 +27,17 @@ PRE_FILTER_STATE_KEY = "PreFilter" + NAME
 ERR_REASON = "node(s) didn't have free ports for the requested pod ports"
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "preFilterState", 50, 50)
 class PreFilterState(list):
     """The pod's container ports that ask for a host port."""
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(preFilterState).Clone", 53, 56)
     def clone(self) -> "PreFilterState":
         # upstream: adding or removing other pods does not change it, so no copy.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "getContainerPorts", 65, 80)
 def get_container_ports(*pods: Pod) -> list[ContainerPort]:
     """Every container port with a host port (> 0) in ``pods``; conflicts are not resolved."""
     ports: list[ContainerPort] = []
@@ -46,10 +50,13 @@ def get_container_ports(*pods: Pod) -> list[ContainerPort]:
     return ports
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "NodePorts", 32, 32)
 class NodePorts:
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).Name", 59, 61)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).PreFilter", 83, 91)
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         s = get_container_ports(pod)
         if not s:
@@ -57,9 +64,11 @@ class NodePorts:
         state.write(PRE_FILTER_STATE_KEY, PreFilterState(s))
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).PreFilterExtensions", 94, 96)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).EventsToRegister", 114, 126)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             # Container ports are immutable, so pod updates are not registered.
@@ -68,6 +77,7 @@ class NodePorts:
             ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add | ActionType.Update)),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).isSchedulableAfterPodDeleted", 130, 168)
     def is_schedulable_after_pod_deleted(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         """Queue only if the deleted pod was bound and held a host port ``pod`` wants."""
         deleted_pod = old_obj
@@ -89,6 +99,7 @@ class NodePorts:
             return QueueingHint.QueueSkip
         return QueueingHint.Queue
 
+    @ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "(*NodePorts).Filter", 171, 183)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         want_ports, err = get_pre_filter_state(state)
         if err is not None:
@@ -98,6 +109,7 @@ class NodePorts:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "getPreFilterState", 98, 110)
 def get_pre_filter_state(state: CycleState) -> tuple[Optional[PreFilterState], Optional[str]]:
     try:
         c = state.read(PRE_FILTER_STATE_KEY)
@@ -109,11 +121,13 @@ def get_pre_filter_state(state: CycleState) -> tuple[Optional[PreFilterState], O
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "Fits", 186, 188)
 def fits(pod: Pod, node_info: NodeInfo) -> bool:
     """Whether none of the pod's host ports conflicts with those used on the node."""
     return fits_ports(get_container_ports(pod), node_info)
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "fitsPorts", 190, 199)
 def fits_ports(want_ports: list[ContainerPort], node_info: NodeInfo) -> bool:
     existing_ports = node_info.used_ports
     for cp in want_ports:
@@ -122,5 +136,6 @@ def fits_ports(want_ports: list[ContainerPort], node_info: NodeInfo) -> bool:
     return True
 
 
+@ports("pkg/scheduler/framework/plugins/nodeports/node_ports.go", "New", 202, 204)
 def new(args: Any, handle: Any) -> NodePorts:
     return NodePorts()

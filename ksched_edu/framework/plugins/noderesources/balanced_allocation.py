@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ....config.field import to_aggregate
 from ....config.validation_pluginargs import validate_node_resources_balanced_allocation_args
@@ -31,25 +32,30 @@ NAME = BALANCED_ALLOCATION_NAME
 BALANCED_ALLOCATION_PRE_SCORE_STATE_KEY = "PreScore" + BALANCED_ALLOCATION_NAME
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "balancedAllocationPreScoreState", 52, 56)
 class BalancedAllocationPreScoreState:
     """The pod's request for each configured resource, in config order."""
 
     def __init__(self, pod_requests: list[int]) -> None:
         self.pod_requests = pod_requests
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "(*balancedAllocationPreScoreState).Clone", 60, 62)
     def clone(self) -> "BalancedAllocationPreScoreState":
         # upstream: not copied, nothing mutates it.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "BalancedAllocation", 35, 38)
 class BalancedAllocation:
     def __init__(self, handle: Any, resource_allocation_scorer: ResourceAllocationScorer) -> None:
         self.handle = handle
         self.resource_allocation_scorer = resource_allocation_scorer
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "(*BalancedAllocation).Name", 87, 89)
     def name(self) -> str:
         return BALANCED_ALLOCATION_NAME
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "(*BalancedAllocation).PreScore", 65, 71)
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         """Compute the pod's requests once for every node's Score (never Skips in v1.30)."""
         ras = self.resource_allocation_scorer
@@ -57,6 +63,7 @@ class BalancedAllocation:
                     BalancedAllocationPreScoreState(ras.calculate_pod_resource_request_list(pod, ras.resources)))
         return None
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "(*BalancedAllocation).Score", 92, 109)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         try:
             node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
@@ -69,10 +76,12 @@ class BalancedAllocation:
             s = BalancedAllocationPreScoreState(ras.calculate_pod_resource_request_list(pod, ras.resources))
         return ras.score(pod, node_info, s.pod_requests)
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "(*BalancedAllocation).ScoreExtensions", 112, 114)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "getBalancedAllocationPreScoreState", 73, 84)
 def get_balanced_allocation_pre_score_state(
         state: CycleState) -> tuple[Optional[BalancedAllocationPreScoreState], Optional[str]]:
     try:
@@ -84,6 +93,7 @@ def get_balanced_allocation_pre_score_state(
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "NewBalancedAllocation", 117, 136)
 def new(args: Any, handle: Any, fts: Any = None) -> BalancedAllocation:
     """Upstream NewBalancedAllocation: validate the args, then build the plugin."""
     errs = validate_node_resources_balanced_allocation_args(None, args)
@@ -98,6 +108,7 @@ def new(args: Any, handle: Any, fts: Any = None) -> BalancedAllocation:
     ))
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "balancedResourceScorer", 138, 173)
 def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> int:
     """``(1 - std) * MAX_NODE_SCORE`` over the resources the node has."""
     resource_to_fractions: list[float] = []

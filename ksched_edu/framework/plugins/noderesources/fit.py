@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ....anchors import ports
 from ....api.resource import pod_requests
 from ....api.types import RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, RESOURCE_PODS, Node, Pod
 from ....config.field import to_aggregate
@@ -82,24 +83,29 @@ NODE_RESOURCE_STRATEGY_TYPE_MAP: dict[str, Callable[[Any], ResourceAllocationSco
 }
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "preFilterState", 101, 103)
 class PreFilterState(Resource):
     """The pod's effective request, computed at PreFilter and read by Filter."""
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*preFilterState).Clone", 106, 108)
     def clone(self) -> "PreFilterState":  # type: ignore[override]
         # upstream: Clone returns the same object; nothing mutates it.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "preScoreState", 111, 115)
 class PreScoreState:
     """The pod's request for each configured scoring resource, in config order."""
 
     def __init__(self, pod_requests_list: list[int]) -> None:
         self.pod_requests = pod_requests_list
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*preScoreState).Clone", 119, 121)
     def clone(self) -> "PreScoreState":
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "InsufficientResource", 406, 414)
 @dataclass
 class InsufficientResource:
     """Which resource is short on a node, and by how much (upstream InsufficientResource)."""
@@ -111,6 +117,7 @@ class InsufficientResource:
     capacity: int
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "Fit", 86, 93)
 class Fit:
     def __init__(self, ignored_resources: set[str], ignored_resource_groups: set[str],
                  enable_in_place_pod_vertical_scaling: bool, enable_sidecar_containers: bool,
@@ -122,11 +129,13 @@ class Fit:
         self.handle = handle
         self.resource_allocation_scorer = resource_allocation_scorer
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).Name", 146, 148)
     def name(self) -> str:
         return NAME
 
     # --- PreFilter / Filter ---------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).PreFilter", 216, 227)
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         if not self.enable_sidecar_containers and has_restartable_init_container(pod):
             # Older kubelets would compute a different request; refuse rather than overbook.
@@ -134,9 +143,11 @@ class Fit:
         state.write(PRE_FILTER_STATE_KEY, compute_pod_resource_request(pod))
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).PreFilterExtensions", 230, 232)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).Filter", 377, 394)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         s, err = get_pre_filter_state(state)
         if err is not None:
@@ -150,6 +161,7 @@ class Fit:
 
     # --- EnqueueExtensions ----------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).EventsToRegister", 250, 261)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         pod_action_type = ActionType.Delete
         if self.enable_in_place_pod_vertical_scaling:
@@ -161,6 +173,7 @@ class Fit:
                                  self.is_schedulable_after_node_change),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).isSchedulableAfterPodChange", 265, 301)
     def is_schedulable_after_pod_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         """A pod was deleted or updated: could that free room for ``pod``?"""
         original_pod, modified_pod = old_obj, new_obj
@@ -178,6 +191,7 @@ class Fit:
             return QueueingHint.QueueSkip
         return QueueingHint.Queue
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).isResourceScaleDown", 305, 343)
     def is_resource_scale_down(self, target_pod: Pod, original_other_pod: Pod, modified_other_pod: Pod) -> bool:
         """Did the other pod's request shrink for a resource ``target_pod`` asks for?"""
         if not modified_other_pod.spec.node_name:
@@ -206,6 +220,7 @@ class Fit:
                 return True
         return False
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).isSchedulableAfterNodeChange", 347, 361)
     def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         """A node was added or updated: does the pod now fit on it?"""
         modified_node = new_obj
@@ -215,12 +230,14 @@ class Fit:
 
     # --- PreScore / Score -----------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).PreScore", 124, 130)
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         """Compute the pod's requests once for every node's Score (never Skips in v1.30)."""
         ras = self.resource_allocation_scorer
         state.write(PRE_SCORE_STATE_KEY, PreScoreState(ras.calculate_pod_resource_request_list(pod, ras.resources)))
         return None
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).Score", 504, 518)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         try:
             node_info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
@@ -233,10 +250,12 @@ class Fit:
             s = PreScoreState(ras.calculate_pod_resource_request_list(pod, ras.resources))
         return ras.score(pod, node_info, s.pod_requests)
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "(*Fit).ScoreExtensions", 96, 98)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "getPreFilterState", 234, 246)
 def get_pre_filter_state(state: CycleState) -> tuple[Optional[PreFilterState], Optional[str]]:
     try:
         c = state.read(PRE_FILTER_STATE_KEY)
@@ -248,6 +267,7 @@ def get_pre_filter_state(state: CycleState) -> tuple[Optional[PreFilterState], O
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "getPreScoreState", 132, 143)
 def get_pre_score_state(state: CycleState) -> tuple[Optional[PreScoreState], Optional[str]]:
     try:
         c = state.read(PRE_SCORE_STATE_KEY)
@@ -258,6 +278,7 @@ def get_pre_score_state(state: CycleState) -> tuple[Optional[PreScoreState], Opt
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "NewFit", 151, 178)
 def new(args: Any, handle: Any, fts: Any = None) -> Fit:
     """Upstream NewFit: validate the args, pick the scoring strategy, build the plugin."""
     errs = validate_node_resources_fit_args(None, args)
@@ -282,6 +303,7 @@ def new(args: Any, handle: Any, fts: Any = None) -> Fit:
     )
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "computePodResourceRequest", 207, 213)
 def compute_pod_resource_request(pod: Pod) -> PreFilterState:
     """The widest request of the pod in each dimension.
 
@@ -297,10 +319,12 @@ def compute_pod_resource_request(pod: Pod) -> PreFilterState:
     return result
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "hasRestartableInitContainer", 396, 403)
 def has_restartable_init_container(pod: Pod) -> bool:
     return any(c.restart_policy == "Always" for c in pod.spec.init_containers)
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "isFit", 365, 372)
 def is_fit(pod: Pod, node: Optional[Node]) -> bool:
     """Whether ``pod`` fits an empty copy of ``node`` (False for no node)."""
     if node is None:
@@ -310,11 +334,13 @@ def is_fit(pod: Pod, node: Optional[Node]) -> bool:
     return not fits(pod, node_info)
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "Fits", 417, 419)
 def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
     """The resources ``node_info`` lacks for ``pod``; empty when it fits (upstream Fits)."""
     return fits_request(compute_pod_resource_request(pod), node_info, None, None)
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "fitsRequest", 421, 501)
 def fits_request(pod_request: Resource, node_info: NodeInfo, ignored_extended_resources: Optional[set[str]],
                  ignored_resource_groups: Optional[set[str]]) -> list[InsufficientResource]:
     """Compare the pod's request with the node's free resources, in upstream's order:
@@ -368,6 +394,7 @@ _QUALIFIED_NAME_RE = re.compile(r"^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$")
 _DNS1123_SUBDOMAIN_RE = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$")
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsNativeResource", 57, 60)
 def _is_native_resource(name: str) -> bool:
     return "/" not in name or "kubernetes.io/" in name
 
@@ -386,6 +413,7 @@ def _is_qualified_name(value: str) -> bool:
     return 0 < len(name) <= 63 and bool(_QUALIFIED_NAME_RE.match(name))
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsExtendedResourceName", 36, 46)
 def is_extended_resource_name(name: str) -> bool:
     """A domain-qualified name outside ``kubernetes.io/``, valid as a quota name."""
     if _is_native_resource(name) or name.startswith(_DEFAULT_RESOURCE_REQUESTS_PREFIX):

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import goint
+from ....anchors import ports
 from ...interface import MAX_NODE_SCORE
 from .resource_allocation import ResourceScorerFn
 
@@ -16,6 +17,7 @@ from .resource_allocation import ResourceScorerFn
 _NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_NODE_SCORE
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/least_allocated.go", "leastResourceScorer", 30, 47)
 def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
     """A scorer weighting each resource's free share by ``resources[i].weight``."""
 
@@ -35,6 +37,7 @@ def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
     return scorer
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/least_allocated.go", "leastRequestedScore", 52, 61)
 def least_requested_score(requested: int, capacity: int) -> int:
     """Free capacity on a 0..MAX_NODE_SCORE scale; 0 when over-requested."""
     if capacity == 0:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import goint
+from ....anchors import ports
 from ...interface import MAX_NODE_SCORE
 from .resource_allocation import ResourceScorerFn
 
@@ -16,6 +17,7 @@ from .resource_allocation import ResourceScorerFn
 _NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_NODE_SCORE
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/most_allocated.go", "mostResourceScorer", 30, 47)
 def most_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
     """A scorer weighting each resource's used share by ``resources[i].weight``."""
 
@@ -35,6 +37,7 @@ def most_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
     return scorer
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/most_allocated.go", "mostRequestedScore", 54, 65)
 def most_requested_score(requested: int, capacity: int) -> int:
     """Used capacity on a 0..MAX_NODE_SCORE scale, capped at MAX_NODE_SCORE.
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .... import goint
+from ....anchors import ports
 from ....config.types import MAX_CUSTOM_PRIORITY_SCORE
 from ...interface import MAX_NODE_SCORE
 from ..helper.shape_score import FunctionShape, FunctionShapePoint, build_broken_linear_function
@@ -20,6 +21,7 @@ MAX_UTILIZATION = 100
 _NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_UTILIZATION
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/requested_to_capacity_ratio.go", "buildRequestedToCapacityRatioScorerFunction", 31, 58)
 def build_requested_to_capacity_ratio_scorer_function(scoring_function_shape: FunctionShape,
                                                       resources: list[Any]) -> ResourceScorerFn:
     raw_scoring_function = build_broken_linear_function(scoring_function_shape)
@@ -51,6 +53,7 @@ def build_requested_to_capacity_ratio_scorer_function(scoring_function_shape: Fu
     return scorer
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/requested_to_capacity_ratio.go", "requestedToCapacityRatioScorer", 60, 73)
 def requested_to_capacity_ratio_scorer(resources: list[Any], shape: list[Any]) -> ResourceScorerFn:
     """Scale the configured shape (``.utilization``, ``.score`` on 0..10) to 0..100 and build the scorer."""
     shapes = [FunctionShapePoint(utilization=int(point.utilization),

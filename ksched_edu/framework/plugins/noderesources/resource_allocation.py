@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from ....anchors import ports
 from ....api.quantity import Quantity
 from ....api.resource import DEFAULT_MEMORY_REQUEST, DEFAULT_MILLI_CPU_REQUEST, pod_requests
 from ....api.types import RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, Pod
@@ -24,6 +25,7 @@ from ...types import NodeInfo, is_scalar_resource_name
 ResourceScorerFn = Callable[[list[int], list[int]], int]
 
 
+@ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "resourceAllocationScorer", 38, 45)
 @dataclass
 class ResourceAllocationScorer:
     """Upstream resourceAllocationScorer."""
@@ -35,6 +37,7 @@ class ResourceAllocationScorer:
     # Read Requested (True) or NonZeroRequested (False) for cpu and memory.
     use_requested: bool = False
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "(*resourceAllocationScorer).score", 48, 83)
     def score(self, pod: Pod, node_info: NodeInfo, pod_requests_list: list[int]) -> tuple[int, Optional[Status]]:
         """The strategy's score of ``node_info`` for ``pod``.
 
@@ -57,6 +60,7 @@ class ResourceAllocationScorer:
 
         return self.scorer(requested, allocatable), None
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "(*resourceAllocationScorer).calculateResourceAllocatableRequest", 89, 114)
     def calculate_resource_allocatable_request(self, node_info: NodeInfo, resource: str,
                                                pod_request: int) -> tuple[int, int]:
         """(allocatable on the node, node's requested + pod's request) for one resource.
@@ -80,6 +84,7 @@ class ResourceAllocationScorer:
         # upstream: logged at V(10) "Requested resource is omitted for node score calculation".
         return 0, 0
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "(*resourceAllocationScorer).calculatePodResourceRequest", 118, 137)
     def calculate_pod_resource_request(self, pod: Pod, resource_name: str) -> int:
         """The pod's total request for one resource, overhead included.
 
@@ -100,5 +105,6 @@ class ResourceAllocationScorer:
             return quantity.milli_value()
         return quantity.value()
 
+    @ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "(*resourceAllocationScorer).calculatePodResourceRequestList", 139, 145)
     def calculate_pod_resource_request_list(self, pod: Pod, resources: list[Any]) -> list[int]:
         return [self.calculate_pod_resource_request(pod, r.name) for r in resources]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.quantity import Quantity
 from ....api.types import ResourceList
 from ...interface import MAX_NODE_SCORE
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from .score import ResourceToWeightMap
 
 
+@ports("pkg/noderesourcetopology/balanced_allocation.go", "balancedAllocationScoreStrategy", 27, 47, repo=SCHEDULER_PLUGINS)
 def balanced_allocation_score_strategy(requested: ResourceList, allocatable: ResourceList,
                                        resource_to_weight_map: "ResourceToWeightMap") -> int:
     resource_fractions: list[float] = []
@@ -32,6 +34,7 @@ def balanced_allocation_score_strategy(requested: ResourceList, allocatable: Res
     return go_int64((1 - v) * float(MAX_NODE_SCORE))
 
 
+@ports("pkg/noderesourcetopology/balanced_allocation.go", "fractionOfCapacity", 49, 54, repo=SCHEDULER_PLUGINS)
 def fraction_of_capacity(requested: Quantity, capacity: Quantity) -> float:
     if capacity.value() == 0:
         return 1.0

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....config import field as fieldpath
 from ....config.field import FieldError, Path
 from ....config.types_pluginargs import ResourceSpec
@@ -46,16 +47,19 @@ DEFAULT_RESYNC_METHOD = CACHE_RESYNC_AUTODETECT
 DEFAULT_INFORMER_MODE = CACHE_INFORMER_DEDICATED
 
 
+@plumbing("a fresh copy of upstream's defaultResourceSpec variable for each defaulting")
 def default_resource_spec() -> list[ResourceSpec]:
     return [ResourceSpec(name="cpu", weight=1), ResourceSpec(name="memory", weight=1)]
 
 
+@ports("apis/config/v1/types.go", "ScoringStrategy", 154, 157, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ScoringStrategy:
     type: str = ""
     resources: list[ResourceSpec] = field(default_factory=list)
 
 
+@ports("apis/config/v1/types.go", "NodeResourceTopologyCache", 194, 220, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeResourceTopologyCache:
     foreign_pods_detect: Optional[str] = None
@@ -64,6 +68,7 @@ class NodeResourceTopologyCache:
     resync_scope: Optional[str] = None
 
 
+@ports("apis/config/v1/types.go", "NodeResourceTopologyMatchArgs", 225, 238, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeResourceTopologyMatchArgs:
     scoring_strategy: Optional[ScoringStrategy] = None
@@ -77,6 +82,7 @@ class NodeResourceTopologyMatchArgs:
 # --- v1/defaults.go ---------------------------------------------------------------------
 
 
+@ports("apis/config/v1/defaults.go", "SetDefaults_NodeResourceTopologyMatchArgs", 182, 214, repo=SCHEDULER_PLUGINS)
 def set_defaults_node_resource_topology_match_args(obj: NodeResourceTopologyMatchArgs) -> None:
     if obj.scoring_strategy is None:
         obj.scoring_strategy = ScoringStrategy(type=LEAST_ALLOCATED, resources=default_resource_spec())
@@ -100,6 +106,7 @@ def set_defaults_node_resource_topology_match_args(obj: NodeResourceTopologyMatc
 VALID_SCORING_STRATEGY = frozenset({MOST_ALLOCATED, BALANCED_ALLOCATION, LEAST_ALLOCATED, LEAST_NUMA_NODES})
 
 
+@ports("apis/config/validation/validation_pluginargs.go", "ValidateNodeResourceTopologyMatchArgs", 33, 41, repo=SCHEDULER_PLUGINS)
 def validate_node_resource_topology_match_args(path: Optional[Path],
                                                args: NodeResourceTopologyMatchArgs) -> list[FieldError]:
     errs: list[FieldError] = []
@@ -111,6 +118,7 @@ def validate_node_resource_topology_match_args(path: Optional[Path],
     return errs
 
 
+@ports("apis/config/validation/validation_pluginargs.go", "validateScoringStrategyType", 43, 48, repo=SCHEDULER_PLUGINS)
 def validate_scoring_strategy_type(scoring_strategy: str, path: Path) -> Optional[FieldError]:
     if scoring_strategy not in VALID_SCORING_STRATEGY:
         return fieldpath.invalid(path, scoring_strategy, "invalid ScoringStrategyType")
@@ -175,6 +183,7 @@ class _Decoder:
             resync_scope=self.string(m.get("resyncScope"), "cache.resyncScope"))
 
 
+@plumbing("reads a pluginConfig args mapping, which upstream decodes with its API scheme")
 def decode_args(raw: Optional[dict]) -> NodeResourceTopologyMatchArgs:
     """The defaulted args of a pluginConfig ``args`` mapping (None: no pluginConfig entry)."""
     d = _Decoder()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....api.noderesourcetopology import Zone
 from ....api.types import Pod, ResourceList
 from ...cycle_state import CycleState
@@ -44,6 +45,7 @@ ERR_INCONSISTENT_RESOURCE_ACCOUNTING = "inconsistent resource accounting"
 FilterFn = Callable[[Pod, list[Zone], NodeInfo], Optional[Status]]
 
 
+@ports("pkg/noderesourcetopology/filter.go", "singleNUMAContainerLevelHandler", 44, 91, repo=SCHEDULER_PLUGINS)
 def single_numa_container_level_handler(pod: Pod, zones: list[Zone], node_info: NodeInfo) -> Optional[Status]:
     """Scope ``container``: each container must fit in one NUMA node."""
     nodes = create_numa_node_list(zones)
@@ -68,6 +70,7 @@ def single_numa_container_level_handler(pod: Pod, zones: list[Zone], node_info: 
     return None
 
 
+@ports("pkg/noderesourcetopology/filter.go", "resourcesAvailableInAnyNUMANodes", 95, 161, repo=SCHEDULER_PLUGINS)
 def resources_available_in_any_numa_nodes(numa_nodes: NUMANodeList, resources: ResourceList, qos: str,
                                           node_info: NodeInfo) -> tuple[int, bool]:
     """Whether one NUMA node can hold all of ``resources``, and which one the kubelet would pick.
@@ -113,6 +116,7 @@ def resources_available_in_any_numa_nodes(numa_nodes: NUMANodeList, resources: R
     return numa_id, not bitmask.is_empty()
 
 
+@ports("pkg/noderesourcetopology/filter.go", "singleNUMAPodLevelHandler", 163, 181, repo=SCHEDULER_PLUGINS)
 def single_numa_pod_level_handler(pod: Pod, zones: list[Zone], node_info: NodeInfo) -> Optional[Status]:
     """Scope ``pod``: the pod's effective request must fit in one NUMA node."""
     resources = get_pod_effective_request(pod)
@@ -123,6 +127,7 @@ def single_numa_pod_level_handler(pod: Pod, zones: list[Zone], node_info: NodeIn
     return None
 
 
+@ports("pkg/noderesourcetopology/filter.go", "filterHandlerFromTopologyManager", 223, 234, repo=SCHEDULER_PLUGINS)
 def filter_handler_from_topology_manager(conf: TopologyManager) -> Optional[FilterFn]:
     """Only ``single-numa-node`` is checked; the scope picks the handler."""
     if conf.policy != SINGLE_NUMA_NODE_TOPOLOGY_MANAGER_POLICY:
@@ -134,11 +139,13 @@ def filter_handler_from_topology_manager(conf: TopologyManager) -> Optional[Filt
     return None  # cannot happen
 
 
+@plumbing("holds the TopologyMatch method of filter.go as one Python mixin")
 class TopologyMatchFilter:
     """The Filter method of TopologyMatch (plugin.py); needs ``self.nrt_cache``."""
 
     nrt_cache: Any
 
+    @ports("pkg/noderesourcetopology/filter.go", "(*TopologyMatch).Filter", 184, 221, repo=SCHEDULER_PLUGINS)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         node = node_info.node()
         if node is None:

@@ -18,6 +18,7 @@ import math
 import struct
 
 from .... import goint
+from ....anchors import plumbing
 
 
 def mean(x: list[float]) -> float:
@@ -49,6 +50,7 @@ go_int64 = goint.float_to_int64
 go_div = goint.div
 
 
+@plumbing("Go's float32 conversion, which Python floats lack")
 def float32(f: float) -> float:
     """``f`` rounded to the nearest float32, as Go's ``float32(...)`` does."""
     return struct.unpack("f", struct.pack("f", f))[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.quantity import Quantity
 from ....api.types import ResourceList
 from ...interface import MAX_NODE_SCORE
@@ -17,6 +18,7 @@ if TYPE_CHECKING:
     from .score import ResourceToWeightMap
 
 
+@ports("pkg/noderesourcetopology/least_allocated.go", "leastAllocatedScoreStrategy", 25, 39, repo=SCHEDULER_PLUGINS)
 def least_allocated_score_strategy(requested: ResourceList, allocatable: ResourceList,
                                    resource_to_weight_map: "ResourceToWeightMap") -> int:
     numa_node_score = 0
@@ -29,6 +31,7 @@ def least_allocated_score_strategy(requested: ResourceList, allocatable: Resourc
     return go_div(numa_node_score, weight_sum)
 
 
+@ports("pkg/noderesourcetopology/least_allocated.go", "leastAllocatedScore", 45, 55, repo=SCHEDULER_PLUGINS)
 def least_allocated_score(requested: Quantity, numa_capacity: Quantity) -> int:
     """0..100: the share of the zone left free; 0 when the zone has none or too little."""
     if numa_capacity.is_zero():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.noderesourcetopology import Zone
 from ....api.quantity import Quantity
 from ....api.types import Pod, ResourceList
@@ -31,6 +32,7 @@ from .util import get_pod_effective_request
 MAX_DISTANCE_VALUE = 255
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "leastNUMAContainerScopeScore", 37, 76, repo=SCHEDULER_PLUGINS)
 def least_numa_container_scope_score(pod: Pod, zones: list[Zone]) -> tuple[int, Optional[Status]]:
     nodes = create_numa_node_list(zones)
     qos = get_pod_qos(pod)
@@ -57,6 +59,7 @@ def least_numa_container_scope_score(pod: Pod, zones: list[Zone]) -> tuple[int, 
     return normalize_score(max_numa_nodes_count, all_containers_min_avg_distance), None
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "leastNUMAPodScopeScore", 78, 97, repo=SCHEDULER_PLUGINS)
 def least_numa_pod_scope_score(pod: Pod, zones: list[Zone]) -> tuple[int, Optional[Status]]:
     nodes = create_numa_node_list(zones)
     qos = get_pod_qos(pod)
@@ -72,6 +75,7 @@ def least_numa_pod_scope_score(pod: Pod, zones: list[Zone]) -> tuple[int, Option
     return normalize_score(numa_nodes.count(), is_min_avg_distance), None
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "normalizeScore", 99, 108, repo=SCHEDULER_PLUGINS)
 def normalize_score(numa_nodes_count: int, is_min_avg_distance: bool) -> int:
     numa_node_score = MAX_NODE_SCORE // HIGHEST_NUMA_ID
     score = MAX_NODE_SCORE - numa_nodes_count * numa_node_score
@@ -81,6 +85,7 @@ def normalize_score(numa_nodes_count: int, is_min_avg_distance: bool) -> int:
     return score
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "minAvgDistanceInCombinations", 110, 122, repo=SCHEDULER_PLUGINS)
 def min_avg_distance_in_combinations(numa_nodes: NUMANodeList, numa_nodes_combination: list[list[int]]) -> float:
     min_distance = float(MAX_DISTANCE_VALUE)
     for combination in numa_nodes_combination:
@@ -90,6 +95,7 @@ def min_avg_distance_in_combinations(numa_nodes: NUMANodeList, numa_nodes_combin
     return min_distance
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "nodesAvgDistance", 124, 146, repo=SCHEDULER_PLUGINS)
 def nodes_avg_distance(numa_nodes: NUMANodeList, *nodes: int) -> float:
     """The mean distance over every ordered pair (self pairs included) of the nodes at these positions."""
     if not nodes:
@@ -102,6 +108,7 @@ def nodes_avg_distance(numa_nodes: NUMANodeList, *nodes: int) -> float:
     return float32(float32(accu) / float32(len(nodes) * len(nodes)))
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "combineResources", 148, 162, repo=SCHEDULER_PLUGINS)
 def combine_resources(numa_nodes: NUMANodeList, combination: list[int]) -> ResourceList:
     resources: ResourceList = {}
     for node_index in combination:
@@ -110,6 +117,7 @@ def combine_resources(numa_nodes: NUMANodeList, combination: list[int]) -> Resou
     return resources
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "numaNodesRequired", 167, 182, repo=SCHEDULER_PLUGINS)
 def numa_nodes_required(qos: str, numa_nodes: NUMANodeList, resources: ResourceList) -> tuple[Optional[BitMask], bool]:
     """The fewest NUMA nodes (as a mask of ids) that hold ``resources``, or None; and whether
     they are at the smallest average distance a set of that size can have."""
@@ -125,6 +133,7 @@ def numa_nodes_required(qos: str, numa_nodes: NUMANodeList, resources: ResourceL
     return None, False
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "findSuitableCombination", 187, 216, repo=SCHEDULER_PLUGINS)
 def find_suitable_combination(qos: str, numa_nodes: NUMANodeList, resources: ResourceList,
                               numa_nodes_combination: list[list[int]]) -> tuple[Optional[list[int]], bool]:
     """The closest combination that holds ``resources`` (the first at the minimal distance wins)."""
@@ -146,6 +155,7 @@ def find_suitable_combination(qos: str, numa_nodes: NUMANodeList, resources: Res
     return min_distance_combination, False
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "checkResourcesFit", 218, 230, repo=SCHEDULER_PLUGINS)
 def check_resources_fit(qos: str, resources: ResourceList, combination_resources: ResourceList) -> bool:
     for resource, quantity in resources.items():
         if quantity.is_zero():
@@ -156,6 +166,7 @@ def check_resources_fit(qos: str, resources: ResourceList, combination_resources
     return True
 
 
+@ports("pkg/noderesourcetopology/least_numa.go", "isValidCombineResources", 232, 241, repo=SCHEDULER_PLUGINS)
 def is_valid_combine_resources(numa_nodes: NUMANodeList, resources: ResourceList, combination: list[int]) -> bool:
     """Every NUMA node of the combination reports every requested resource."""
     for node_index in combination:

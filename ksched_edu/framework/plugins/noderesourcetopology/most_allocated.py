@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.quantity import Quantity
 from ....api.types import ResourceList
 from ...interface import MAX_NODE_SCORE
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from .score import ResourceToWeightMap
 
 
+@ports("pkg/noderesourcetopology/most_allocated.go", "mostAllocatedScoreStrategy", 25, 39, repo=SCHEDULER_PLUGINS)
 def most_allocated_score_strategy(requested: ResourceList, allocatable: ResourceList,
                                   resource_to_weight_map: "ResourceToWeightMap") -> int:
     numa_node_score = 0
@@ -30,6 +32,7 @@ def most_allocated_score_strategy(requested: ResourceList, allocatable: Resource
     return go_div(numa_node_score, weight_sum)
 
 
+@ports("pkg/noderesourcetopology/most_allocated.go", "mostAllocatedScore", 45, 54, repo=SCHEDULER_PLUGINS)
 def most_allocated_score(requested: Quantity, numa_capacity: Quantity) -> int:
     """0..100: the share of the zone the request takes; 0 when the zone has none or too little."""
     if numa_capacity.is_zero():

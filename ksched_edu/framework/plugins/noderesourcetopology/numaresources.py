@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....api.quantity import Quantity
 from ....api.types import RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, ResourceList
 from .qos import POD_QOS_GUARANTEED
@@ -19,19 +20,23 @@ from .v1helper import is_huge_page_resource_name, is_native_resource
 RESOURCE_STORAGE = "storage"
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "NUMANode", 32, 36, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NUMANode:
     numa_id: int
     resources: ResourceList = field(default_factory=dict)
     costs: dict[int, int] = field(default_factory=dict)  # NUMA id -> distance
 
+    @ports("pkg/noderesourcetopology/numaresources.go", "(*NUMANode).WithCosts", 38, 41, repo=SCHEDULER_PLUGINS)
     def with_costs(self, costs: dict[int, int]) -> "NUMANode":
         self.costs = costs
         return self
 
+    @ports("pkg/noderesourcetopology/numaresources.go", "(NUMANode).DeepCopy", 43, 55, repo=SCHEDULER_PLUGINS)
     def deep_copy(self) -> "NUMANode":
         return NUMANode(self.numa_id, dict(self.resources), dict(self.costs))
 
+    @ports("pkg/noderesourcetopology/numaresources.go", "(NUMANode).Equal", 57, 65, repo=SCHEDULER_PLUGINS)
     def equal(self, other: "NUMANode") -> bool:
         return (self.numa_id == other.numa_id and self.costs == other.costs
                 and equal_resource_list(self.resources, other.resources))
@@ -40,15 +45,18 @@ class NUMANode:
 NUMANodeList = list[NUMANode]
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "equalResourceList", 67, 81, repo=SCHEDULER_PLUGINS)
 def equal_resource_list(ra: ResourceList, rb: ResourceList) -> bool:
     """Same names, equal amounts (formats may differ)."""
     return len(ra) == len(rb) and all(k in rb and v.cmp(rb[k]) == 0 for k, v in ra.items())
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "(NUMANodeList).DeepCopy", 85, 91, repo=SCHEDULER_PLUGINS)
 def deep_copy_numa_node_list(nodes: NUMANodeList) -> NUMANodeList:
     return [n.deep_copy() for n in nodes]
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "isHostLevelResource", 105, 118, repo=SCHEDULER_PLUGINS)
 def is_host_level_resource(resource: str) -> bool:
     """A resource that *may* not be bound to a NUMA node: storage and non-native resources."""
     if resource == RESOURCE_EPHEMERAL_STORAGE:
@@ -60,6 +68,7 @@ def is_host_level_resource(resource: str) -> bool:
     return False
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "isNUMAAffineResource", 120, 135, repo=SCHEDULER_PLUGINS)
 def is_numa_affine_resource(resource: str) -> bool:
     """A resource that must be bound to a NUMA node: cpu, memory, hugepages.
 
@@ -74,6 +83,7 @@ def is_numa_affine_resource(resource: str) -> bool:
     return False
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "isResourceSetSuitable", 137, 142, repo=SCHEDULER_PLUGINS)
 def is_resource_set_suitable(qos: str, resource: str, quantity: Quantity, numa_quantity: Quantity) -> bool:
     """Whether a zone with ``numa_quantity`` left can hold ``quantity`` of ``resource``.
 
@@ -85,10 +95,12 @@ def is_resource_set_suitable(qos: str, resource: str, quantity: Quantity, numa_q
     return numa_quantity.cmp(quantity) >= 0
 
 
+@plumbing("Python exception for the accounting error upstream returns as a value")
 class ResourceAccountingError(Exception):
     """A container's request exceeds what its chosen NUMA node has (should never happen)."""
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "subtractResourcesFromNUMANodeList", 145, 182, repo=SCHEDULER_PLUGINS)
 def subtract_resources_from_numa_node_list(nodes: NUMANodeList, numa_id: int, qos: str,
                                            container_res: ResourceList) -> None:
     """Take a container's request out of NUMA node ``numa_id`` in place.
@@ -115,6 +127,7 @@ def subtract_resources_from_numa_node_list(nodes: NUMANodeList, numa_id: int, qo
             node.resources[res_name] = node_res_qty
 
 
+@ports("pkg/noderesourcetopology/numaresources.go", "subtractFromNUMAs", 184, 215, repo=SCHEDULER_PLUGINS)
 def subtract_from_numas(resources: ResourceList, numa_nodes: NUMANodeList, *nodes: int) -> None:
     """Take ``resources`` out of the NUMA nodes at positions ``nodes``, emptying each in turn.
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....config.field import to_aggregate
 from ...types import NODE, POD, ActionType, ClusterEvent, ClusterEventWithHint
 from .config import NodeResourceTopologyMatchArgs, decode_args, validate_node_resource_topology_match_args
@@ -33,6 +34,7 @@ NAME = "NodeResourceTopologyMatch"
 GROUP_NAME = "topology.node.k8s.io"  # noderesourcetopology-api pkg/apis/topology
 
 
+@ports("pkg/noderesourcetopology/plugin.go", "TopologyMatch", 55, 60, repo=SCHEDULER_PLUGINS)
 class TopologyMatch(TopologyMatchFilter, TopologyMatchScore, TopologyMatchReserve, TopologyMatchPostBind):
     def __init__(self, resource_to_weight_map: ResourceToWeightMap, nrt_cache: Any,
                  score_strategy_func: Optional[ScoreStrategyFn], score_strategy_type: str) -> None:
@@ -41,9 +43,11 @@ class TopologyMatch(TopologyMatchFilter, TopologyMatchScore, TopologyMatchReserv
         self.score_strategy_func = score_strategy_func
         self.score_strategy_type = score_strategy_type
 
+    @ports("pkg/noderesourcetopology/plugin.go", "(*TopologyMatch).Name", 69, 71, repo=SCHEDULER_PLUGINS)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/noderesourcetopology/plugin.go", "(*TopologyMatch).EventsToRegister", 123, 133, repo=SCHEDULER_PLUGINS)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         """A pod leaving, a node added or resized, or a NodeResourceTopology written may help."""
         # upstream: a custom resource's events are named "<plural>.<version>.<group>".
@@ -55,6 +59,7 @@ class TopologyMatch(TopologyMatchFilter, TopologyMatchScore, TopologyMatchReserv
         ]
 
 
+@ports("pkg/noderesourcetopology/plugin.go", "New", 74, 116, repo=SCHEDULER_PLUGINS)
 def new(args: Any, handle: Any) -> TopologyMatch:
     """Upstream New: decode and validate the args, build the cache, pick the strategy."""
     if args is None or isinstance(args, dict):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.noderesourcetopology import CostInfo, Zone, name_to_id
 from ....api.types import ResourceList
 from .cache.passthrough import new_passthrough
@@ -25,6 +26,7 @@ from .numaresources import NUMANode, NUMANodeList
 MAX_NUMA_ID = 64
 
 
+@ports("pkg/noderesourcetopology/pluginhelpers.go", "initNodeTopologyInformer", 45, 76, repo=SCHEDULER_PLUGINS)
 def init_node_topology_informer(tcfg: NodeResourceTopologyMatchArgs, handle: Any) -> Any:
     """The cache the args ask for; only the passthrough one (no reserve cache) exists here."""
     client = handle.object_lister()
@@ -35,6 +37,7 @@ def init_node_topology_informer(tcfg: NodeResourceTopologyMatchArgs, handle: Any
     raise ValueError("cacheResyncPeriodSeconds: the OverReserve cache is not ported (passthrough only)")
 
 
+@ports("pkg/noderesourcetopology/pluginhelpers.go", "createNUMANodeList", 103, 132, repo=SCHEDULER_PLUGINS)
 def create_numa_node_list(zones: list[Zone]) -> NUMANodeList:
     """One NUMANode per ``Node`` zone with a valid ``node-<id>`` name, in zone order."""
     numa_id_to_zone_idx: dict[int, int] = {}
@@ -55,6 +58,7 @@ def create_numa_node_list(zones: list[Zone]) -> NUMANodeList:
     return nodes
 
 
+@ports("pkg/noderesourcetopology/pluginhelpers.go", "extractCosts", 134, 151, repo=SCHEDULER_PLUGINS)
 def extract_costs(costs: list[CostInfo]) -> dict[int, int]:
     """NUMA id -> distance, for the cost entries named ``node-<id>``."""
     node_costs: dict[int, int] = {}
@@ -69,11 +73,13 @@ def extract_costs(costs: list[CostInfo]) -> dict[int, int]:
     return node_costs
 
 
+@ports("pkg/noderesourcetopology/pluginhelpers.go", "extractResources", 153, 159, repo=SCHEDULER_PLUGINS)
 def extract_resources(zone: Zone) -> ResourceList:
     """What the zone has ``available``, by resource name."""
     return {res_info.name: res_info.available for res_info in zone.resources}
 
 
+@ports("pkg/noderesourcetopology/pluginhelpers.go", "onlyNonNUMAResources", 161, 171, repo=SCHEDULER_PLUGINS)
 def only_non_numa_resources(numa_nodes: NUMANodeList, resources: ResourceList) -> bool:
     """True when no requested resource is reported by any NUMA node (also for no request)."""
     for resource_name in resources:

@@ -12,6 +12,7 @@ Deviations:
 """
 from __future__ import annotations
 
+from ....anchors import ports
 from ....api.quantity import Quantity
 from ....api.types import RESOURCE_CPU, RESOURCE_MEMORY, Pod, ResourceList
 
@@ -22,10 +23,12 @@ POD_QOS_BEST_EFFORT = "BestEffort"
 SUPPORTED_QOS_COMPUTE_RESOURCES = frozenset({RESOURCE_CPU, RESOURCE_MEMORY})
 
 
+@ports("pkg/apis/core/v1/helper/qos/qos.go", "isSupportedQoSComputeResource", 31, 33)
 def is_supported_qos_compute_resource(name: str) -> bool:
     return name in SUPPORTED_QOS_COMPUTE_RESOURCES
 
 
+@ports("pkg/apis/core/v1/helper/qos/qos.go", "GetPodQOS", 37, 42)
 def get_pod_qos(pod: Pod) -> str:
     """The class kept in ``status.qosClass`` if the pod has one, else computed."""
     persisted = getattr(pod.status, "qos_class", "")
@@ -41,6 +44,7 @@ def _add_positive(total: ResourceList, name: str, quantity: Quantity) -> bool:
     return True
 
 
+@ports("pkg/apis/core/v1/helper/qos/qos.go", "ComputePodQOS", 49, 112)
 def compute_pod_qos(pod: Pod) -> str:
     """Upstream ComputePodQOS: app containers then init containers, cpu and memory only."""
     requests: ResourceList = {}

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ....api.noderesourcetopology import Zone
 from ....api.types import Pod, ResourceList
 from ...cycle_state import CycleState
@@ -38,9 +39,11 @@ from .util import get_pod_effective_request
 DEFAULT_WEIGHT = 1
 
 
+@ports("pkg/noderesourcetopology/score.go", "resourceToWeightMap", 47, 47, repo=SCHEDULER_PLUGINS)
 class ResourceToWeightMap(dict[str, int]):
     """Resource name -> weight, from ``scoringStrategy.resources``."""
 
+    @ports("pkg/noderesourcetopology/score.go", "(resourceToWeightMap).weight", 50, 61, repo=SCHEDULER_PLUGINS)
     def weight(self, r: str) -> int:
         """The configured weight, or 1 for a resource not listed (or weighted below 1)."""
         w = self.get(r)
@@ -53,6 +56,7 @@ ScoreStrategyFn = Callable[[ResourceList, ResourceList, ResourceToWeightMap], in
 ScoringFn = Callable[[Pod, list[Zone]], tuple[int, Optional[Status]]]
 
 
+@ports("pkg/noderesourcetopology/score.go", "scoreForEachNUMANode", 102, 116, repo=SCHEDULER_PLUGINS)
 def score_for_each_numa_node(requested: ResourceList, numa_list: NUMANodeList, score: ScoreStrategyFn,
                              resource_to_weight_map: ResourceToWeightMap) -> int:
     """The lowest non-zero zone score (0 if every zone scores 0).
@@ -67,6 +71,7 @@ def score_for_each_numa_node(requested: ResourceList, numa_list: NUMANodeList, s
     return min_score
 
 
+@ports("pkg/noderesourcetopology/score.go", "getScoringStrategyFunction", 118, 132, repo=SCHEDULER_PLUGINS)
 def get_scoring_strategy_function(strategy: str) -> Optional[ScoreStrategyFn]:
     """The per-zone scorer of a strategy; None for LeastNUMANodes (scored apart)."""
     if strategy == apiconfig.MOST_ALLOCATED:
@@ -80,6 +85,7 @@ def get_scoring_strategy_function(strategy: str) -> Optional[ScoreStrategyFn]:
     raise ValueError("illegal scoring strategy found")
 
 
+@ports("pkg/noderesourcetopology/score.go", "podScopeScore", 134, 144, repo=SCHEDULER_PLUGINS)
 def pod_scope_score(pod: Pod, zones: list[Zone], scorer_fn: ScoreStrategyFn,
                     resource_to_weight_map: ResourceToWeightMap) -> tuple[int, Optional[Status]]:
     """Scope ``pod``: the pod's effective request against each zone."""
@@ -89,6 +95,7 @@ def pod_scope_score(pod: Pod, zones: list[Zone], scorer_fn: ScoreStrategyFn,
     return final_score, None
 
 
+@ports("pkg/noderesourcetopology/score.go", "containerScopeScore", 146, 160, repo=SCHEDULER_PLUGINS)
 def container_scope_score(pod: Pod, zones: list[Zone], scorer_fn: ScoreStrategyFn,
                           resource_to_weight_map: ResourceToWeightMap) -> tuple[int, Optional[Status]]:
     """Scope ``container``: the mean of every container's score, init containers first."""
@@ -100,6 +107,7 @@ def container_scope_score(pod: Pod, zones: list[Zone], scorer_fn: ScoreStrategyF
     return go_int64(mean(cont_score)), None
 
 
+@plumbing("holds the TopologyMatch methods of score.go as one Python mixin")
 class TopologyMatchScore:
     """The Score methods of TopologyMatch (plugin.py)."""
 
@@ -108,6 +116,7 @@ class TopologyMatchScore:
     score_strategy_func: Optional[ScoreStrategyFn]
     resource_to_weight_map: ResourceToWeightMap
 
+    @ports("pkg/noderesourcetopology/score.go", "(*TopologyMatch).Score", 63, 94, repo=SCHEDULER_PLUGINS)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         # a non-Guaranteed pod is not NUMA-pinned: every node is a good fit
         if get_pod_qos(pod) != POD_QOS_GUARANTEED:
@@ -125,9 +134,11 @@ class TopologyMatchScore:
             return 0, None
         return handler(pod, node_topology.zones)
 
+    @ports("pkg/noderesourcetopology/score.go", "(*TopologyMatch).ScoreExtensions", 96, 98, repo=SCHEDULER_PLUGINS)
     def score_extensions(self) -> None:
         return None
 
+    @ports("pkg/noderesourcetopology/score.go", "(*TopologyMatch).scoringHandlerFromTopologyManagerConfig", 162, 186, repo=SCHEDULER_PLUGINS)
     def scoring_handler_from_topology_manager_config(self, conf: TopologyManager) -> Optional[ScoringFn]:
         if self.score_strategy_type == apiconfig.LEAST_NUMA_NODES:
             if conf.scope == POD_TOPOLOGY_MANAGER_SCOPE:

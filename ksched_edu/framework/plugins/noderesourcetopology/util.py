@@ -8,6 +8,7 @@ any other init container).
 """
 from __future__ import annotations
 
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.quantity import BINARY_SI, DECIMAL_SI, Quantity
 from ....api.types import (RESOURCE_CPU, RESOURCE_EPHEMERAL_STORAGE, RESOURCE_MEMORY, RESOURCE_PODS, Pod,
                            ResourceList)
@@ -15,6 +16,7 @@ from ...types import Resource
 from .v1helper import is_huge_page_resource_name
 
 
+@ports("pkg/util/resource.go", "ResourceList", 28, 43, repo=SCHEDULER_PLUGINS)
 def resource_list(r: Resource) -> ResourceList:
     """The ResourceList of a Resource: cpu, memory, pods, ephemeral-storage and every scalar."""
     result: ResourceList = {
@@ -28,6 +30,7 @@ def resource_list(r: Resource) -> ResourceList:
     return result
 
 
+@ports("pkg/util/resource.go", "GetPodEffectiveRequest", 50, 77, repo=SCHEDULER_PLUGINS)
 def get_pod_effective_request(pod: Pod) -> ResourceList:
     """Per resource: max(sum of app containers, largest init container)."""
     init_resources: ResourceList = {}

@@ -7,19 +7,24 @@ resource native to Kubernetes (``cpu``, ``memory``, ``hugepages-2Mi``,
 """
 from __future__ import annotations
 
+from ....anchors import ports
+
 RESOURCE_DEFAULT_NAMESPACE_PREFIX = "kubernetes.io/"
 RESOURCE_HUGE_PAGES_PREFIX = "hugepages-"
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsPrefixedNativeResource", 50, 52)
 def is_prefixed_native_resource(name: str) -> bool:
     """A name in the ``*kubernetes.io/`` namespace."""
     return RESOURCE_DEFAULT_NAMESPACE_PREFIX in name
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsNativeResource", 57, 60)
 def is_native_resource(name: str) -> bool:
     """An unqualified name (implicitly ``kubernetes.io/``) or a prefixed native one."""
     return "/" not in name or is_prefixed_native_resource(name)
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsHugePageResourceName", 64, 66)
 def is_huge_page_resource_name(name: str) -> bool:
     return name.startswith(RESOURCE_HUGE_PAGES_PREFIX)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.tolerations import tolerations_tolerate_taint
 from ....api.types import TAINT_NO_SCHEDULE, Pod, Taint
 from ...cycle_state import CycleState
@@ -30,14 +31,18 @@ ERR_REASON_UNSCHEDULABLE = "node(s) were unschedulable"
 TAINT_NODE_UNSCHEDULABLE = "node.kubernetes.io/unschedulable"
 
 
+@ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "NodeUnschedulable", 33, 34)
 class NodeUnschedulable:
+    @ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "(*NodeUnschedulable).Name", 79, 81)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "(*NodeUnschedulable).EventsToRegister", 51, 55)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add | ActionType.Update),
                                      self.is_schedulable_after_node_change)]
 
+    @ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "(*NodeUnschedulable).isSchedulableAfterNodeChange", 60, 76)
     def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         """A node added or updated helps only if it is not (or no longer) cordoned."""
         modified_node = new_obj
@@ -45,6 +50,7 @@ class NodeUnschedulable:
             return QueueingHint.Queue
         return QueueingHint.QueueSkip
 
+    @ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "(*NodeUnschedulable).Filter", 84, 101)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         node = node_info.node()
         if not node.spec.unschedulable:
@@ -57,5 +63,6 @@ class NodeUnschedulable:
         return None
 
 
+@ports("pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go", "New", 104, 106)
 def new(args: Any, handle: Any) -> NodeUnschedulable:
     return NodeUnschedulable()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
@@ -64,6 +65,7 @@ def get_in_tree_plugin_name_from_inline(vol: dict) -> str:
     raise ValueError(f"could not find in-tree plugin name from volume {vol.get('name', '')}")
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "getVolumeLimits", 406, 420)
 def get_volume_limits(node_info: NodeInfo, csi_node: Optional[Any]) -> dict[str, int]:
     """The node's attachable-volume limits; a CSINode's driver counts override them."""
     node_volume_limits = volume_limits(node_info)
@@ -75,13 +77,16 @@ def get_volume_limits(node_info: NodeInfo, csi_node: Optional[Any]) -> dict[str,
     return node_volume_limits
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "CSILimits", 53, 62)
 class CSILimits:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).Name", 72, 74)
     def name(self) -> str:
         return CSI_NAME
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).EventsToRegister", 78, 86)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # No queueing hints on purpose: any new CSINode may help.
         return [
@@ -90,6 +95,7 @@ class CSILimits:
             ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.Add)),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).PreFilter", 91, 101)
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         """Skip the pod unless it has a claim, an ephemeral volume or a migratable inline volume."""
         for vol in pod.spec.volumes:
@@ -98,9 +104,11 @@ class CSILimits:
                 return None, None
         return None, new_status(Code.Skip)
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).PreFilterExtensions", 104, 106)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).Filter", 109, 179)
     def filter(self, cycle_state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         # A pod without volumes always fits.
         if not pod.spec.volumes:
@@ -156,6 +164,7 @@ class CSILimits:
                     return new_status(Code.Unschedulable, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).filterAttachableVolumes", 181, 247)
     def filter_attachable_volumes(self, pod: Pod, csi_node: Optional[Any], new_pod: bool,
                                   result: dict[str, str]) -> None:
         """Add ``driver/handle -> limit key`` for each CSI volume of ``pod``.
@@ -188,6 +197,7 @@ class CSILimits:
                 # An existing pod's missing claim is not counted.
                 continue
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).checkAttachableInlineVolume", 251, 288)
     def check_attachable_inline_volume(self, vol: dict, csi_node: Optional[Any], pod: Pod,
                                        result: dict[str, str]) -> None:
         """Count an inline in-tree volume whose plugin the node has migrated to CSI."""
@@ -201,6 +211,7 @@ class CSILimits:
         raise NotImplementedError("translating in-tree volumes to CSI is not ported: CSINodes are not modelled")
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "NewCSI", 388, 404)
 def new_csi(args: Any, handle: Any) -> CSILimits:
     """Upstream NewCSI."""
     return CSILimits(handle)

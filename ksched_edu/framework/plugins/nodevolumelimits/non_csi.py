@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ....anchors import ports
 from ....api.types import Node, Pod
 from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
@@ -63,6 +64,7 @@ LABEL_INSTANCE_TYPE = "beta.kubernetes.io/instance-type"
 LABEL_INSTANCE_TYPE_STABLE = "node.kubernetes.io/instance-type"
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
 @dataclass(frozen=True)
 class VolumeFilter:
     """Which inline volumes one plugin counts (upstream VolumeFilter).
@@ -76,12 +78,14 @@ class VolumeFilter:
     id_field: str
     in_tree_plugin_name: str
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
     def filter_volume(self, vol: dict) -> tuple[str, bool]:
         src = vol.get(self.source)
         if src is not None:
             return (src or {}).get(self.id_field, ""), True
         return "", False
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
     def is_migrated(self, csi_node: Optional[Any]) -> bool:
         return is_csi_migration_on(csi_node, self.in_tree_plugin_name)
 
@@ -101,6 +105,7 @@ _FILTERS = {
 }
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "nonCSILimits", 107, 121)
 class NonCSILimits:
     """One in-tree volume limit plugin (upstream nonCSILimits)."""
 
@@ -111,9 +116,11 @@ class NonCSILimits:
         self.volume_limit_key = volume_limit_key
         self.max_volume_func = max_volume_func
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).Name", 203, 205)
     def name(self) -> str:
         return self._name
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).EventsToRegister", 209, 215)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add)),
@@ -121,6 +128,7 @@ class NonCSILimits:
             ClusterEventWithHint(ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.Add)),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).PreFilter", 220, 231)
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         """Skip the pod unless it has a volume of this kind, a claim or an ephemeral volume."""
         for vol in pod.spec.volumes:
@@ -129,9 +137,11 @@ class NonCSILimits:
                 return None, None
         return None, new_status(Code.Skip)
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).PreFilterExtensions", 234, 236)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).Filter", 239, 304)
     def filter(self, cycle_state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         # A pod without volumes always fits: fast path.
         if not pod.spec.volumes:
@@ -182,6 +192,7 @@ class NonCSILimits:
             return new_status(Code.Unschedulable, ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).filterVolumes", 306, 390)
     def filter_volumes(self, pod: Pod, new_pod: bool, filtered_volumes: set[str]) -> None:
         """Add the IDs of ``pod``'s volumes of this kind to ``filtered_volumes``.
 
@@ -215,6 +226,7 @@ class NonCSILimits:
                 continue
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "getMaxVolLimitFromEnv", 407, 419)
 def get_max_vol_limit_from_env() -> int:
     """``KUBE_MAX_PD_VOLS`` when it is a positive integer, else -1."""
     raw = os.environ.get(KUBE_MAX_PD_VOLS, "")
@@ -228,12 +240,14 @@ def get_max_vol_limit_from_env() -> int:
     return -1
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "getMaxEBSVolume", 562, 567)
 def get_max_ebs_volume(node_instance_type: str) -> int:
     if re.search(EBS_NITRO_LIMIT_REGEX, node_instance_type):
         return DEFAULT_MAX_EBS_NITRO_VOLUME_LIMIT
     return DEFAULT_MAX_EBS_VOLUMES
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "getMaxVolumeFunc", 533, 560)
 def get_max_volume_func(filter_name: str) -> Callable[[Node], int]:
     def max_volumes(node: Node) -> int:
         max_volumes_from_env = get_max_vol_limit_from_env()
@@ -258,23 +272,28 @@ def get_max_volume_func(filter_name: str) -> Callable[[Node], int]:
     return max_volumes
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "newNonCSILimits", 152, 200)
 def new_non_csi_limits(filter_name: str) -> NonCSILimits:
     """Upstream newNonCSILimits."""
     name, volume_filter, volume_limit_key = _FILTERS[filter_name]
     return NonCSILimits(name, volume_filter, volume_limit_key, get_max_volume_func(filter_name))
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewAzureDisk", 74, 77)
 def new_azure_disk(args: Any, handle: Any) -> NonCSILimits:
     return new_non_csi_limits(AZURE_DISK_VOLUME_FILTER_TYPE)
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewCinder", 83, 86)
 def new_cinder(args: Any, handle: Any) -> NonCSILimits:
     return new_non_csi_limits(CINDER_VOLUME_FILTER_TYPE)
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewEBS", 92, 95)
 def new_ebs(args: Any, handle: Any) -> NonCSILimits:
     return new_non_csi_limits(EBS_VOLUME_FILTER_TYPE)
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewGCEPD", 101, 104)
 def new_gcepd(args: Any, handle: Any) -> NonCSILimits:
     return new_non_csi_limits(GCE_PD_VOLUME_FILTER_TYPE)

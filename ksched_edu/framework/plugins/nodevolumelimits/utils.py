@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any, Optional
 
+from ....anchors import ports
 from ...types import NodeInfo
 
 # pkg/volume/util/attach_limit.go
@@ -49,6 +50,7 @@ CSI_MIGRATION_PORTWORX = False
 CSI_MIGRATION_RBD = False
 
 
+@ports("pkg/volume/util/attach_limit.go", "GetCSIAttachLimitKey", 58, 70)
 def get_csi_attach_limit_key(driver_name: str) -> str:
     """Upstream volumeutil.GetCSIAttachLimitKey: the limit key of a CSI driver,
     shortened with a sha1 suffix when it would exceed a resource name's length."""
@@ -58,6 +60,7 @@ def get_csi_attach_limit_key(driver_name: str) -> str:
     return CSI_ATTACH_LIMIT_PREFIX + driver_name
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/utils.go", "isCSIMigrationOn", 34, 79)
 def is_csi_migration_on(csi_node: Optional[Any], plugin_name: str) -> bool:
     """Has the in-tree ``plugin_name`` been migrated to CSI on this node?"""
     if csi_node is None or not plugin_name:
@@ -85,11 +88,13 @@ def is_csi_migration_on(csi_node: Optional[Any], plugin_name: str) -> bool:
     return plugin_name in mpa_set
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsAttachableVolumeResourceName", 133, 135)
 def is_attachable_volume_resource_name(name: str) -> bool:
     """Upstream v1helper.IsAttachableVolumeResourceName."""
     return name.startswith(RESOURCE_ATTACHABLE_VOLUMES_PREFIX)
 
 
+@ports("pkg/scheduler/framework/plugins/nodevolumelimits/utils.go", "volumeLimits", 82, 90)
 def volume_limits(n: NodeInfo) -> dict[str, int]:
     """The volume limits the node advertises in its allocatable resources."""
     return {k: v for k, v in n.allocatable.scalar_resources.items() if is_attachable_volume_resource_name(k)}

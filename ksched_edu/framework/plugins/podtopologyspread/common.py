@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
+from ....anchors import plumbing, ports
 from ....api.labels import Selector, selector_from_label_selector, selector_from_set
 from ....api.nodeaffinity import RequiredNodeAffinity
 from ....api.tolerations import find_matching_untolerated_taint
@@ -35,15 +36,18 @@ LABEL_HOSTNAME = "kubernetes.io/hostname"
 LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone"
 
 
+@plumbing("Python exception for a failed cycle-state read (Go returns an error value)")
 class StateError(Exception):
     """Reading the cycle state failed (upstream returns a wrapped error)."""
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "topologyPair", 30, 33)
 class TopologyPair(NamedTuple):
     key: str
     value: str
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "topologySpreadConstraint", 38, 45)
 @dataclass
 class TopologySpreadConstraintInternal:
     """A pod's spread constraint with its selector parsed and its defaults applied
@@ -56,6 +60,7 @@ class TopologySpreadConstraintInternal:
     node_affinity_policy: str = NODE_INCLUSION_POLICY_HONOR
     node_taints_policy: str = NODE_INCLUSION_POLICY_IGNORE
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "(*topologySpreadConstraint).matchNodeInclusionPolicies", 47, 61)
     def match_node_inclusion_policies(self, pod: Pod, node: Node, require: RequiredNodeAffinity) -> bool:
         """Whether ``node`` counts as a domain member under the two inclusion policies."""
         if self.node_affinity_policy == NODE_INCLUSION_POLICY_HONOR:
@@ -71,12 +76,14 @@ class TopologySpreadConstraintInternal:
         return True
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "nodeLabelsMatchSpreadConstraints", 82, 89)
 def node_labels_match_spread_constraints(node_labels: Mapping[str, str],
                                          constraints: Sequence[TopologySpreadConstraintInternal]) -> bool:
     """Whether the node carries every constraint's topology key."""
     return all(c.topology_key in node_labels for c in constraints)
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "mergeLabelSetWithSelector", 134, 147)
 def merge_label_set_with_selector(match_labels: Mapping[str, str], s: Selector) -> Selector:
     """A selector for ``match_labels`` ANDed with the requirements of ``s``."""
     if s.nothing:
@@ -86,6 +93,7 @@ def merge_label_set_with_selector(match_labels: Mapping[str, str], s: Selector) 
     return Selector(merged.requirements + s.requirements)
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "countPodsMatchSelector", 149, 164)
 def count_pods_match_selector(pod_infos: Sequence[PodInfo], selector: Selector, ns: str) -> int:
     """How many pods in namespace ``ns`` the selector matches, terminating pods excluded."""
     if selector.empty():
@@ -100,12 +108,14 @@ def count_pods_match_selector(pod_infos: Sequence[PodInfo], selector: Selector, 
     return count
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "podLabelsMatchSpreadConstraints", 167, 174)
 def pod_labels_match_spread_constraints(constraints: Sequence[TopologySpreadConstraintInternal],
                                         labels: Mapping[str, str]) -> bool:
     """Whether any constraint's selector matches ``labels``."""
     return any(c.selector.matches(labels) for c in constraints)
 
 
+@plumbing("groups the PodTopologySpread methods of common.go into one Python mixin")
 class CommonMixin:
     """The methods of PodTopologySpread that live in common.go."""
 
@@ -114,6 +124,7 @@ class CommonMixin:
     enable_node_inclusion_policy_in_pod_topology_spread: bool
     enable_match_label_keys_in_pod_topology_spread: bool
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "(*PodTopologySpread).buildDefaultConstraints", 66, 79)
     def build_default_constraints(self, p: Pod, action: str) -> Optional[list[TopologySpreadConstraintInternal]]:
         """The default constraints for ``action``, selecting what the pod's
         Services and controllers select; None when there are none or nothing selects it."""
@@ -127,6 +138,7 @@ class CommonMixin:
             c.selector = selector
         return constraints
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/common.go", "(*PodTopologySpread).filterTopologySpreadConstraints", 91, 132)
     def filter_topology_spread_constraints(self, constraints: Sequence[TopologySpreadConstraint],
                                            pod_labels: Mapping[str, str],
                                            action: str) -> list[TopologySpreadConstraintInternal]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ....anchors import plumbing, ports
 from ....api.nodeaffinity import get_required_node_affinity
 from ....api.types import Node, Pod
 from ...cycle_state import CycleState, StateNotFoundError
@@ -34,12 +35,14 @@ ERR_REASON_NODE_LABEL_NOT_MATCH = ERR_REASON_CONSTRAINTS_NOT_MATCH + " (missing 
 MAX_INT32 = 2**31 - 1
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "criticalPaths", 104, 109)
 @dataclass
 class CriticalPath:
     topology_value: str = ""
     match_num: int = MAX_INT32
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "criticalPaths", 104, 109)
 class CriticalPaths:
     """The two domains of one topology key with the fewest matching pods.
 
@@ -60,10 +63,12 @@ class CriticalPaths:
     def __repr__(self) -> str:
         return f"CriticalPaths({self.paths[0]!r}, {self.paths[1]!r})"
 
+    @plumbing("Go copies the fixed-size array by value; Python needs an explicit copy")
     def copy(self) -> "CriticalPaths":
         return CriticalPaths(CriticalPath(self.paths[0].topology_value, self.paths[0].match_num),
                              CriticalPath(self.paths[1].topology_value, self.paths[1].match_num))
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*criticalPaths).update", 115, 143)
     def update(self, tp_val: str, num: int) -> None:
         p = self.paths
         i = -1
@@ -84,10 +89,12 @@ class CriticalPaths:
             p[1] = CriticalPath(tp_val, num)
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "newCriticalPaths", 111, 113)
 def new_critical_paths() -> CriticalPaths:
     return CriticalPaths()
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "preFilterState", 40, 51)
 @dataclass
 class PreFilterState:
     """What PreFilter computed for Filter. An empty state (no constraints) is
@@ -98,6 +105,7 @@ class PreFilterState:
     tp_key_to_domains_num: dict[str, int] = field(default_factory=dict)
     tp_pair_to_match_num: dict[TopologyPair, int] = field(default_factory=dict)
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*preFilterState).minMatchNum", 54, 73)
     def min_match_num(self, tp_key: str, min_domains: int) -> int:
         """The global minimum for the skew, 0 while there are fewer than ``min_domains`` domains."""
         paths = self.tp_key_to_critical_paths.get(tp_key)
@@ -111,6 +119,7 @@ class PreFilterState:
             min_match_num = 0
         return min_match_num
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*preFilterState).Clone", 76, 95)
     def clone(self) -> "PreFilterState":
         return PreFilterState(
             # The constraints and the domain counts do not change with AddPod/RemovePod: shared.
@@ -121,6 +130,7 @@ class PreFilterState:
         )
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "getPreFilterState", 221, 233)
 def get_pre_filter_state(cycle_state: CycleState) -> PreFilterState:
     try:
         c = cycle_state.read(PRE_FILTER_STATE_KEY)
@@ -132,6 +142,7 @@ def get_pre_filter_state(cycle_state: CycleState) -> PreFilterState:
     return c
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "sizeHeuristic", 364, 371)
 def size_heuristic(nodes: int, constraints: list[TopologySpreadConstraintInternal]) -> int:
     """Upstream's map size hint; kept for a reader comparing the two."""
     for c in constraints:
@@ -140,6 +151,7 @@ def size_heuristic(nodes: int, constraints: list[TopologySpreadConstraintInterna
     return 0
 
 
+@plumbing("groups the PodTopologySpread methods of filtering.go into one Python mixin")
 class FilteringMixin:
     """The methods of PodTopologySpread that live in filtering.go."""
 
@@ -148,6 +160,7 @@ class FilteringMixin:
 
     # get_constraints(pod) is defined in plugin.py, as upstream.
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).PreFilter", 146, 156)
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         try:
             s = self.cal_pre_filter_state(pod)
@@ -158,9 +171,11 @@ class FilteringMixin:
         cycle_state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).PreFilterExtensions", 159, 161)
     def pre_filter_extensions(self) -> "FilteringMixin":
         return self
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).AddPod", 164, 172)
     def add_pod(self, cycle_state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
                 node_info: NodeInfo) -> Optional[Status]:
         try:
@@ -170,6 +185,7 @@ class FilteringMixin:
         self.update_with_pod(s, pod_info_to_add.pod, pod_to_schedule, node_info.node(), 1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).RemovePod", 175, 183)
     def remove_pod(self, cycle_state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: PodInfo,
                    node_info: NodeInfo) -> Optional[Status]:
         try:
@@ -179,6 +195,7 @@ class FilteringMixin:
         self.update_with_pod(s, pod_info_to_remove.pod, pod_to_schedule, node_info.node(), -1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).updateWithPod", 185, 218)
     def update_with_pod(self, s: Optional[PreFilterState], updated_pod: Pod, preemptor_pod: Pod,
                         node: Optional[Node], delta: int) -> None:
         if s is None or updated_pod.metadata.namespace != preemptor_pod.metadata.namespace or node is None:
@@ -205,6 +222,7 @@ class FilteringMixin:
             s.tp_pair_to_match_num[pair] = s.tp_pair_to_match_num.get(pair, 0) + delta
             s.tp_key_to_critical_paths[k].update(v, s.tp_pair_to_match_num[pair])
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).calPreFilterState", 236, 310)
     def cal_pre_filter_state(self, pod: Pod) -> PreFilterState:
         """Count the matching pods per domain over all nodes, and find the critical paths."""
         try:
@@ -253,6 +271,7 @@ class FilteringMixin:
             s.tp_key_to_critical_paths[pair.key].update(pair.value, num)
         return s
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/filtering.go", "(*PodTopologySpread).Filter", 313, 362)
     def filter(self, cycle_state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         node = node_info.node()
         try:

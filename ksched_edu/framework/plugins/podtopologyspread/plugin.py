@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Node, Pod, TopologySpreadConstraint
 from ....config.field import to_aggregate
 from ....config.validation_pluginargs import validate_pod_topology_spread_args
@@ -44,6 +45,7 @@ SYSTEM_DEFAULT_CONSTRAINTS: list[TopologySpreadConstraint] = [
 ]
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "PodTopologySpread", 61, 72)
 class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
     def __init__(self, shared_lister: Any, default_constraints: list[TopologySpreadConstraint],
                  enable_node_inclusion_policy_in_pod_topology_spread: bool = True,
@@ -56,11 +58,13 @@ class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
         self.enable_node_inclusion_policy_in_pod_topology_spread = enable_node_inclusion_policy_in_pod_topology_spread
         self.enable_match_label_keys_in_pod_topology_spread = enable_match_label_keys_in_pod_topology_spread
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "(*PodTopologySpread).Name", 84, 86)
     def name(self) -> str:
         return NAME
 
     # --- EnqueueExtensions -----------------------------------------------------------
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "(*PodTopologySpread).EventsToRegister", 137, 160)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             # Adding, updating (labels) or deleting a pod may change the counts.
@@ -73,6 +77,7 @@ class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
                 self.is_schedulable_after_node_change),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "(*PodTopologySpread).isSchedulableAfterPodChange", 166, 227)
     def is_schedulable_after_pod_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         original_pod: Optional[Pod] = old_obj
         modified_pod: Optional[Pod] = new_obj
@@ -107,6 +112,7 @@ class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
             return QueueingHint.Queue
         return QueueingHint.QueueSkip
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "(*PodTopologySpread).getConstraints", 231, 252)
     def get_constraints(self, pod: Pod) -> list[TopologySpreadConstraintInternal]:
         """The pod's hard constraints, or the default ones when it declares none."""
         if pod.spec.topology_spread_constraints:
@@ -115,6 +121,7 @@ class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
                 pod.spec.topology_spread_constraints, pod.metadata.labels, DO_NOT_SCHEDULE)
         return self.build_default_constraints(pod, DO_NOT_SCHEDULE) or []
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "(*PodTopologySpread).isSchedulableAfterNodeChange", 254, 288)
     def is_schedulable_after_node_change(self, pod: Pod, old_obj: Any, new_obj: Any) -> QueueingHint:
         original_node: Optional[Node] = old_obj
         modified_node: Optional[Node] = new_obj
@@ -136,11 +143,13 @@ class PodTopologySpread(CommonMixin, FilteringMixin, ScoringMixin):
         return QueueingHint.Queue
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "involvedInTopologySpreading", 162, 164)
 def involved_in_topology_spreading(incoming_pod: Pod, pod_with_spreading: Pod) -> bool:
     """A pod counts for spreading once it is bound, and only in the same namespace."""
     return incoming_pod.spec.node_name != "" and incoming_pod.metadata.namespace == pod_with_spreading.metadata.namespace
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "New", 89, 118)
 def new(args: Any, handle: Any, features: Any = None) -> PodTopologySpread:
     """Upstream New: validate the args and pick the default constraints."""
     shared_lister = handle.snapshot_shared_lister() if handle is not None else None

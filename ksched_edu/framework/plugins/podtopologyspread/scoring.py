@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .... import goint
+from ....anchors import plumbing, ports
 from ....api.nodeaffinity import get_required_node_affinity
 from ....api.types import Pod
 from ...cycle_state import CycleState, StateNotFoundError
@@ -32,6 +33,7 @@ INVALID_SCORE = -1
 MAX_INT64 = 2**63 - 1
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "preScoreState", 36, 46)
 @dataclass
 class PreScoreState:
     """What PreScore computed for Score and NormalizeScore."""
@@ -44,11 +46,13 @@ class PreScoreState:
     # Per constraint: log(number of domains + 2), so small topologies are not watered down.
     topology_normalizing_weight: list[float] = field(default_factory=list)
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*preScoreState).Clone", 50, 52)
     def clone(self) -> "PreScoreState":
         # Read-only after PreScore: shared, as upstream.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "getPreScoreState", 273, 284)
 def get_pre_score_state(cycle_state: CycleState) -> PreScoreState:
     try:
         c = cycle_state.read(PRE_SCORE_STATE_KEY)
@@ -59,6 +63,7 @@ def get_pre_score_state(cycle_state: CycleState) -> PreScoreState:
     return c
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "topologyNormalizingWeight", 295, 297)
 def topology_normalizing_weight(size: int) -> float:
     """The weight of a topology with ``size`` domains: ``log(size + 2)``.
 
@@ -68,11 +73,13 @@ def topology_normalizing_weight(size: int) -> float:
     return math.log(float(size + 2))
 
 
+@ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "scoreForCount", 303, 305)
 def score_for_count(cnt: int, max_skew: int, tp_weight: float) -> float:
     """``cnt * weight + (maxSkew - 1)``: a larger maxSkew makes domains look more alike."""
     return float(cnt) * tp_weight + float(max_skew - 1)
 
 
+@plumbing("Go's int64(math.Round(x)) rounding, which Python's round() does not match")
 def go_round(x: float) -> int:
     """Go's ``int64(math.Round(x))``: half away from zero (Python's round() is half to even).
 
@@ -82,6 +89,7 @@ def go_round(x: float) -> int:
     return int(goint.round_half_away(x))
 
 
+@plumbing("groups the PodTopologySpread methods of scoring.go into one Python mixin")
 class ScoringMixin:
     """The methods of PodTopologySpread that live in scoring.go."""
 
@@ -89,6 +97,7 @@ class ScoringMixin:
     system_defaulted: bool
     enable_node_inclusion_policy_in_pod_topology_spread: bool
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*PodTopologySpread).initPreScoreState", 59, 109)
     def init_pre_score_state(self, s: PreScoreState, pod: Pod, filtered_nodes: list[NodeInfo],
                              require_all_topologies: bool) -> None:
         """Fill the soft constraints, the ignored nodes, the domains of the filtered
@@ -124,6 +133,7 @@ class ScoringMixin:
                 sz = len(filtered_nodes) - len(s.ignored_nodes)
             s.topology_normalizing_weight.append(topology_normalizing_weight(sz))
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*PodTopologySpread).PreScore", 112, 186)
     def pre_score(self, cycle_state: CycleState, pod: Pod, filtered_nodes: list[NodeInfo]) -> Optional[Status]:
         all_nodes = self.shared_lister.node_infos().list()
         if not all_nodes:
@@ -168,6 +178,7 @@ class ScoringMixin:
         cycle_state.write(PRE_SCORE_STATE_KEY, state)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*PodTopologySpread).Score", 191, 224)
     def score(self, cycle_state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """The weighted matching-pod count of the node's domains, normalized later."""
         try:
@@ -196,9 +207,11 @@ class ScoringMixin:
             score += score_for_count(cnt, c.max_skew, s.topology_normalizing_weight[i])
         return go_round(score), None
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*PodTopologySpread).ScoreExtensions", 269, 271)
     def score_extensions(self) -> "ScoringMixin":
         return self
 
+    @ports("pkg/scheduler/framework/plugins/podtopologyspread/scoring.go", "(*PodTopologySpread).NormalizeScore", 227, 266)
     def normalize_score(self, cycle_state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         try:
             s = get_pre_score_state(cycle_state)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.tolerations import find_matching_untolerated_taint, tolerations_tolerate_taint
 from ....api.types import TAINT_PREFER_NO_SCHEDULE, Pod, Taint, Toleration
 from ...cycle_state import CycleState
@@ -29,27 +30,33 @@ PRE_SCORE_STATE_KEY = "PreScore" + NAME
 ERR_REASON_NOT_MATCH = "node(s) had taints that the pod didn't tolerate"
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "preScoreState", 77, 79)
 class PreScoreState:
     """The pod's tolerations that can tolerate a PreferNoSchedule taint."""
 
     def __init__(self, tolerations_prefer_no_schedule: list[Toleration]) -> None:
         self.tolerations_prefer_no_schedule = tolerations_prefer_no_schedule
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*preScoreState).Clone", 83, 85)
     def clone(self) -> "PreScoreState":
         # upstream: not copied, nothing mutates it.
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "TaintToleration", 32, 34)
 class TaintToleration:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).Name", 51, 53)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).EventsToRegister", 57, 61)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [ClusterEventWithHint(ClusterEvent(NODE, ActionType.Add | ActionType.Update))]
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).Filter", 64, 74)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         node = node_info.node()
         taint = find_matching_untolerated_taint(node.spec.taints, pod.spec.tolerations,
@@ -59,6 +66,7 @@ class TaintToleration:
         err_reason = f"node(s) had untolerated taint {{{taint.key}: {taint.value}}}"
         return new_status(Code.UnschedulableAndUnresolvable, err_reason)
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).PreScore", 99, 109)
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         """Keep the tolerations that matter for scoring (never Skips in v1.30)."""
         if len(nodes) == 0:
@@ -67,6 +75,7 @@ class TaintToleration:
                     PreScoreState(get_all_toleration_prefer_no_schedule(pod.spec.tolerations)))
         return None
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).Score", 140, 154)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         """The number of the node's PreferNoSchedule taints the pod does not tolerate."""
         try:
@@ -81,19 +90,23 @@ class TaintToleration:
 
         return count_intolerable_taints_prefer_no_schedule(node.spec.taints, s.tolerations_prefer_no_schedule), None
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).NormalizeScore", 157, 159)
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         """Fewer untolerated taints is better: reverse the counts onto 0..MAX_NODE_SCORE."""
         return default_normalize_score(MAX_NODE_SCORE, True, scores)
 
+    @ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "(*TaintToleration).ScoreExtensions", 162, 164)
     def score_extensions(self) -> "TaintToleration":
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "getAllTolerationPreferNoSchedule", 88, 96)
 def get_all_toleration_prefer_no_schedule(tolerations: list[Toleration]) -> list[Toleration]:
     """The tolerations with effect PreferNoSchedule, or with no effect (which means every effect)."""
     return [t for t in tolerations if len(t.effect) == 0 or t.effect == TAINT_PREFER_NO_SCHEDULE]
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "getPreScoreState", 111, 122)
 def get_pre_score_state(state: CycleState) -> tuple[Optional[PreScoreState], Optional[str]]:
     try:
         c = state.read(PRE_SCORE_STATE_KEY)
@@ -104,6 +117,7 @@ def get_pre_score_state(state: CycleState) -> tuple[Optional[PreScoreState], Opt
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "countIntolerableTaintsPreferNoSchedule", 125, 137)
 def count_intolerable_taints_prefer_no_schedule(taints: list[Taint], tolerations: list[Toleration]) -> int:
     """How many PreferNoSchedule taints no toleration tolerates."""
     intolerable = 0
@@ -115,5 +129,6 @@ def count_intolerable_taints_prefer_no_schedule(taints: list[Taint], tolerations
     return intolerable
 
 
+@ports("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", "New", 167, 169)
 def new(args: Any, handle: Any) -> TaintToleration:
     return TaintToleration(handle)

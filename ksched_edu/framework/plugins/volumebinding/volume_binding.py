@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ....config.defaults import set_defaults_volume_binding_args
 from ....config.field import to_aggregate
@@ -54,6 +55,7 @@ ERR_UNBOUND_IMMEDIATE_CLAIMS = "pod has unbound immediate PersistentVolumeClaims
 BINDER_NOT_PORTED = "the volume binder (binder.go) is not ported: PersistentVolumeClaims are not modelled"
 
 
+@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "stateData", 49, 60)
 @dataclass
 class StateData:
     """Written at PreFilter, read until PreBind (upstream stateData)."""
@@ -65,10 +67,12 @@ class StateData:
     # Whether the pod has static bindings; without them Score is skipped.
     has_static_bindings: bool = False
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*stateData).Clone", 62, 64)
     def clone(self) -> "StateData":
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "getStateData", 221, 231)
 def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
     try:
         state = cs.read(STATE_KEY)
@@ -79,6 +83,7 @@ def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
     return state, None
 
 
+@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "VolumeBinding", 69, 74)
 class VolumeBinding:
     def __init__(self, args: Any, handle: Any) -> None:
         self.args = args
@@ -86,9 +91,11 @@ class VolumeBinding:
         # Only with VolumeCapacityPriority (off in v1.30).
         self.scorer = None
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Name", 88, 90)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).EventsToRegister", 94, 124)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         add_or_update = ActionType.Add | ActionType.Update
         return [
@@ -109,6 +116,7 @@ class VolumeBinding:
             ClusterEventWithHint(ClusterEvent(CSI_STORAGE_CAPACITY, add_or_update)),
         ]
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).podHasPVCs", 129, 171)
     def pod_has_pvcs(self, pod: Pod) -> tuple[bool, Optional[str]]:
         """Whether the pod references any claim, and the error that makes one unusable."""
         has_pvc = False
@@ -134,6 +142,7 @@ class VolumeBinding:
                 return has_pvc, str(err)
         return has_pvc, None
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreFilter", 176, 214)
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         """Skip a pod without claims; reject one whose claims cannot be used."""
         has_pvc, err = self.pod_has_pvcs(pod)
@@ -146,9 +155,11 @@ class VolumeBinding:
         # and Binder.GetEligibleNodes. Unreachable while claims are not modelled.
         return None, Status.as_status(BINDER_NOT_PORTED)
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreFilterExtensions", 217, 219)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Filter", 248, 277)
     def filter(self, cs: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         _, err = get_state_data(cs)
         if err is not None:
@@ -156,6 +167,7 @@ class VolumeBinding:
         # upstream: Binder.FindPodVolumes; only reached after a PreFilter that found claims.
         return Status.as_status(BINDER_NOT_PORTED)
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreScore", 280, 292)
     def pre_score(self, cs: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         """Skip unless the VolumeCapacityPriority scorer exists and a static binding was found."""
         if self.scorer is None:
@@ -167,14 +179,17 @@ class VolumeBinding:
             return None
         return new_status(Code.Skip)
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Score", 295, 322)
     def score(self, cs: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         if self.scorer is None:
             return 0, None
         return 0, Status.as_status("VolumeCapacityPriority scoring is not ported (the gate is off in v1.30)")
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).ScoreExtensions", 325, 327)
     def score_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Reserve", 330, 348)
     def reserve(self, cs: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         state, err = get_state_data(cs)
         if err is not None:
@@ -186,6 +201,7 @@ class VolumeBinding:
         state.all_bound = True
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreBind", 355, 378)
     def pre_bind(self, cs: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         """Bind the pod's volumes (nothing to do when all are bound)."""
         s, err = get_state_data(cs)
@@ -198,6 +214,7 @@ class VolumeBinding:
         # upstream: Binder.BindPodVolumes.
         return Status.as_status(BINDER_NOT_PORTED)
 
+    @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Unreserve", 382, 393)
     def unreserve(self, cs: CycleState, pod: Pod, node_name: str) -> None:
         """Forget assumed volumes; does nothing when there is no state for the pod."""
         s, err = get_state_data(cs)
@@ -209,6 +226,7 @@ class VolumeBinding:
         return
 
 
+@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "New", 396, 436)
 def new(args: Any, handle: Any) -> VolumeBinding:
     """Upstream New."""
     if args is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import Code, PreFilterResult, Status, new_status
@@ -44,6 +45,7 @@ READ_WRITE_ONCE_POD = "ReadWriteOncePod"
 DEFAULT_RBD_POOL = "rbd"
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "preFilterState", 59, 64)
 @dataclass
 class PreFilterState:
     """The pod's ReadWriteOncePod claims and how many scheduled pods use them."""
@@ -51,9 +53,11 @@ class PreFilterState:
     read_write_once_pod_pvcs: set[str] = field(default_factory=set)
     conflicting_pvc_ref_count: int = 0
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*preFilterState).updateWithPod", 66, 68)
     def update_with_pod(self, pod_info: PodInfo, multiplier: int) -> None:
         self.conflicting_pvc_ref_count += multiplier * self.conflicting_pvc_ref_count_for_pod(pod_info)
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*preFilterState).conflictingPVCRefCountForPod", 70, 81)
     def conflicting_pvc_ref_count_for_pod(self, pod_info: PodInfo) -> int:
         conflicts = 0
         for volume in pod_info.pod.spec.volumes:
@@ -62,11 +66,13 @@ class PreFilterState:
                 conflicts += 1
         return conflicts
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*preFilterState).Clone", 84, 92)
     def clone(self) -> "PreFilterState":
         # The claim names never change: the set is shared, as upstream.
         return PreFilterState(self.read_write_once_pod_pvcs, self.conflicting_pvc_ref_count)
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "isVolumeConflict", 99, 139)
 def is_volume_conflict(volume: dict, pod: Pod) -> bool:
     """Does ``volume`` (of the incoming pod) conflict with a volume of ``pod``?"""
     for existing_volume in pod.spec.volumes:
@@ -102,16 +108,19 @@ def is_volume_conflict(volume: dict, pod: Pod) -> bool:
     return False
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "haveOverlap", 142, 154)
 def have_overlap(a1: list[str], a2: list[str]) -> bool:
     """True when the two lists share at least one element."""
     return bool(set(a1) & set(a2))
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "needsRestrictionsCheck", 157, 159)
 def needs_restrictions_check(v: dict) -> bool:
     """Is ``v`` one of the inline disk kinds this plugin checks?"""
     return any(v.get(k) is not None for k in ("gcePersistentDisk", "awsElasticBlockStore", "rbd", "iscsi"))
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "satisfyVolumeConflicts", 264, 277)
 def satisfy_volume_conflicts(pod: Pod, node_info: NodeInfo) -> bool:
     """Would placing ``pod`` on the node conflict with a volume already mounted there?"""
     for v in pod.spec.volumes:
@@ -123,6 +132,7 @@ def satisfy_volume_conflicts(pod: Pod, node_info: NodeInfo) -> bool:
     return True
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "satisfyReadWriteOncePod", 280, 288)
 def satisfy_read_write_once_pod(state: Optional[PreFilterState]) -> Optional[Status]:
     """Would scheduling the pod break a ReadWriteOncePod claim?"""
     if state is None:
@@ -132,6 +142,7 @@ def satisfy_read_write_once_pod(state: Optional[PreFilterState]) -> Optional[Sta
     return None
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "getPreFilterState", 211, 223)
 def get_pre_filter_state(cycle_state: CycleState) -> tuple[Optional[PreFilterState], Optional[str]]:
     try:
         c = cycle_state.read(PRE_FILTER_STATE_KEY)
@@ -143,13 +154,16 @@ def get_pre_filter_state(cycle_state: CycleState) -> tuple[Optional[PreFilterSta
     return c, None
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "VolumeRestrictions", 35, 38)
 class VolumeRestrictions:
     def __init__(self, handle: Any) -> None:
         self.shared_lister = handle.snapshot_shared_lister()
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).Name", 95, 97)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).PreFilter", 162, 189)
     def pre_filter(self, cycle_state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         needs_check = any(needs_restrictions_check(v) for v in pod.spec.volumes)
 
@@ -165,9 +179,11 @@ class VolumeRestrictions:
         cycle_state.write(PRE_FILTER_STATE_KEY, s)
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).PreFilterExtensions", 291, 293)
     def pre_filter_extensions(self) -> "VolumeRestrictions":
         return self
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).AddPod", 192, 199)
     def add_pod(self, cycle_state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
                 node_info: NodeInfo) -> Optional[Status]:
         state, err = get_pre_filter_state(cycle_state)
@@ -176,6 +192,7 @@ class VolumeRestrictions:
         state.update_with_pod(pod_info_to_add, 1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).RemovePod", 202, 209)
     def remove_pod(self, cycle_state: CycleState, pod_to_schedule: Pod, pod_info_to_remove: PodInfo,
                    node_info: NodeInfo) -> Optional[Status]:
         state, err = get_pre_filter_state(cycle_state)
@@ -184,6 +201,7 @@ class VolumeRestrictions:
         state.update_with_pod(pod_info_to_remove, -1)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).calPreFilterState", 227, 240)
     def cal_pre_filter_state(self, pod: Pod, pvcs: set[str]) -> PreFilterState:
         """Which of the pod's ReadWriteOncePod claims scheduled pods already use."""
         conflicting_pvc_ref_count = 0
@@ -194,6 +212,7 @@ class VolumeRestrictions:
                 conflicting_pvc_ref_count += 1
         return PreFilterState(pvcs, conflicting_pvc_ref_count)
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).readWriteOncePodPVCsForPod", 242, 260)
     def read_write_once_pod_pvcs_for_pod(self, pod: Pod) -> set[str]:
         """The names of the pod's claims with the ReadWriteOncePod access mode.
 
@@ -209,6 +228,7 @@ class VolumeRestrictions:
             get_pvc(pod.metadata.namespace, name)
         return pvcs
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).Filter", 306, 315)
     def filter(self, cycle_state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         if not satisfy_volume_conflicts(pod, node_info):
             return new_status(Code.Unschedulable, ERR_REASON_DISK_CONFLICT)
@@ -217,6 +237,7 @@ class VolumeRestrictions:
             return Status.as_status(err)
         return satisfy_read_write_once_pod(state)
 
+    @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).EventsToRegister", 319, 331)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             # A deleted pod releases its volumes (spec.volumes is immutable, so
@@ -229,6 +250,7 @@ class VolumeRestrictions:
         ]
 
 
+@ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "New", 334, 343)
 def new(args: Any, handle: Any) -> VolumeRestrictions:
     """Upstream New."""
     return VolumeRestrictions(handle)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ....anchors import ports
 from ....api.types import Pod
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import Code, PreFilterResult, Status, is_success, new_status
@@ -49,6 +50,7 @@ TOPOLOGY_LABELS = [
 ]
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "pvTopology", 60, 64)
 @dataclass
 class PVTopology:
     """One topology label of a bound PersistentVolume (upstream pvTopology)."""
@@ -58,14 +60,17 @@ class PVTopology:
     values: set[str]
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "stateData", 69, 73)
 @dataclass
 class StateData:
     pod_pv_topologies: list[PVTopology] = field(default_factory=list)
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*stateData).Clone", 75, 77)
     def clone(self) -> "StateData":
         return self
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "translateToGALabel", 86, 94)
 def translate_to_ga_label(label: str) -> str:
     if label == LABEL_FAILURE_DOMAIN_BETA_REGION:
         return LABEL_TOPOLOGY_REGION
@@ -74,6 +79,7 @@ def translate_to_ga_label(label: str) -> str:
     return label
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "getErrorAsStatus", 265, 273)
 def get_error_as_status(err: Exception) -> Status:
     """A missing object is UnschedulableAndUnresolvable; any other error is an Error."""
     if isinstance(err, NotFoundError):
@@ -81,6 +87,7 @@ def get_error_as_status(err: Exception) -> Status:
     return Status.as_status(err)
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "getStateData", 253, 263)
 def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
     try:
         state = cs.read(PRE_FILTER_STATE_KEY)
@@ -91,13 +98,16 @@ def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
     return state, None
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "VolumeZone", 39, 43)
 class VolumeZone:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).Name", 97, 99)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).PreFilter", 107, 117)
     def pre_filter(self, cs: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         """Find the topologies of the volumes bound to the pod's claims."""
         pod_pv_topologies, status = self.get_pv_by_pod(pod)
@@ -108,6 +118,7 @@ class VolumeZone:
         cs.write(PRE_FILTER_STATE_KEY, StateData(pod_pv_topologies))
         return None, None
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).getPVbyPod", 119, 180)
     def get_pv_by_pod(self, pod: Pod) -> tuple[list[PVTopology], Optional[Status]]:
         pod_pv_topologies: list[PVTopology] = []
         for volume in pod.spec.volumes:
@@ -124,9 +135,11 @@ class VolumeZone:
                 return [], get_error_as_status(err)
         return pod_pv_topologies, None
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).PreFilterExtensions", 183, 185)
     def pre_filter_extensions(self) -> None:
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).Filter", 203, 251)
     def filter(self, cs: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         """Every volume topology label must match the node's (a node without
         topology labels passes: a single-zone cluster)."""
@@ -157,6 +170,7 @@ class VolumeZone:
                 return new_status(Code.UnschedulableAndUnresolvable, ERR_REASON_CONFLICT)
         return None
 
+    @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).EventsToRegister", 277, 299)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         return [
             # A new StorageClass with WaitForFirstConsumer binding (its binding mode
@@ -173,6 +187,7 @@ class VolumeZone:
         ]
 
 
+@ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "New", 302, 312)
 def new(args: Any, handle: Any) -> VolumeZone:
     """Upstream New."""
     return VolumeZone(handle)

@@ -23,22 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ANCHORED_PACKAGES = ("ksched_edu.schedule_one", "ksched_edu.scheduler", "ksched_edu.eventhandlers",
                      "ksched_edu.profile", "ksched_edu.internal", "ksched_edu.framework")
 # Modules in those packages that still have objects without a record, and why.
-PENDING = {
-    "ksched_edu.framework.interface": "the plugin Protocol classes (their methods are anchored)",
-    "ksched_edu.framework.preemption": "staging ports (PodPriority, NewAggregate, extender Victims)",
-    "ksched_edu.framework.runtime": "pod_priority ports component-helpers (staging)",
-    "ksched_edu.internal.cache.node_tree": "get_zone_key ports component-helpers (staging)",
-    "ksched_edu.internal.queue.scheduling_queue": "meta_namespace_key ports client-go (staging)",
-    "ksched_edu.framework.plugins.helper.spread": "get_controller_of ports apimachinery (staging)",
-    "ksched_edu.framework.plugins.storage_listers": "apimachinery and component-helpers ports (staging)",
-    "ksched_edu.framework.plugins.nodevolumelimits.csi": "csi-translation-lib ports (staging)",
-    "ksched_edu.framework.plugins.coscheduling.util": "GoAmount ports apimachinery's Quantity (staging)",
-    "ksched_edu.framework.plugins.noderesourcetopology.gonum_stat": "gonum (vendored by scheduler-plugins)",
-    "ksched_edu.framework.plugins.noderesourcetopology.cache.cache": "not anchored yet",
-    "ksched_edu.framework.plugins.noderesourcetopology.cache.passthrough": "not anchored yet",
-    "ksched_edu.framework.plugins.noderesourcetopology.nodeconfig.topologymanager": "not anchored yet",
-    "ksched_edu.framework.plugins.noderesourcetopology.resourcerequests.exclusive": "not anchored yet",
-}
+PENDING: dict[str, str] = {}
 
 
 def _engine_modules() -> list[str]:

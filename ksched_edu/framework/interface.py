@@ -218,30 +218,35 @@ NodeToStatusMap = dict[str, Status]
 # --- extension points: one Protocol each ------------------------------------------
 
 
+@ports("pkg/scheduler/framework/interface.go", "Plugin", 331, 333)
 @runtime_checkable
 class Plugin(Protocol):
     @ports("pkg/scheduler/framework/interface.go", "Plugin", 331, 333)
     def name(self) -> str: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PreEnqueuePlugin", 340, 344)
 @runtime_checkable
 class PreEnqueuePlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PreEnqueuePlugin", 340, 344)
     def pre_enqueue(self, pod: "Pod") -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "QueueSortPlugin", 352, 356)
 @runtime_checkable
 class QueueSortPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "QueueSortPlugin", 352, 356)
     def less(self, a: "QueuedPodInfo", b: "QueuedPodInfo") -> bool: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "EnqueueExtensions", 370, 382)
 @runtime_checkable
 class EnqueueExtensions(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "EnqueueExtensions", 370, 382)
     def events_to_register(self) -> list["ClusterEventWithHint"]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PreFilterExtensions", 387, 394)
 class PreFilterExtensions(Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PreFilterExtensions", 387, 394)
     def add_pod(self, state: "CycleState", pod_to_schedule: "Pod", pod_info_to_add: "PodInfo",
@@ -252,6 +257,7 @@ class PreFilterExtensions(Protocol):
                    node_info: "NodeInfo") -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PreFilterPlugin", 398, 417)
 @runtime_checkable
 class PreFilterPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PreFilterPlugin", 398, 417)
@@ -261,12 +267,14 @@ class PreFilterPlugin(Plugin, Protocol):
     def pre_filter_extensions(self) -> Optional[PreFilterExtensions]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "FilterPlugin", 426, 440)
 @runtime_checkable
 class FilterPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "FilterPlugin", 426, 440)
     def filter(self, state: "CycleState", pod: "Pod", node_info: "NodeInfo") -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PostFilterPlugin", 444, 468)
 @runtime_checkable
 class PostFilterPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PostFilterPlugin", 444, 468)
@@ -274,17 +282,20 @@ class PostFilterPlugin(Plugin, Protocol):
                     filtered_node_status_map: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Optional[Status]]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PreScorePlugin", 474, 482)
 @runtime_checkable
 class PreScorePlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PreScorePlugin", 474, 482)
     def pre_score(self, state: "CycleState", pod: "Pod", nodes: list["NodeInfo"]) -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "ScoreExtensions", 485, 490)
 class ScoreExtensions(Protocol):
     @ports("pkg/scheduler/framework/interface.go", "ScoreExtensions", 485, 490)
     def normalize_score(self, state: "CycleState", pod: "Pod", scores: list[NodeScore]) -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "ScorePlugin", 494, 503)
 @runtime_checkable
 class ScorePlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "ScorePlugin", 494, 503)
@@ -294,6 +305,7 @@ class ScorePlugin(Plugin, Protocol):
     def score_extensions(self) -> Optional[ScoreExtensions]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "ReservePlugin", 511, 523)
 @runtime_checkable
 class ReservePlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "ReservePlugin", 511, 523)
@@ -303,24 +315,28 @@ class ReservePlugin(Plugin, Protocol):
     def unreserve(self, state: "CycleState", pod: "Pod", node_name: str) -> None: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PermitPlugin", 547, 556)
 @runtime_checkable
 class PermitPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PermitPlugin", 547, 556)
     def permit(self, state: "CycleState", pod: "Pod", node_name: str) -> tuple[Optional[Status], float]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PreBindPlugin", 527, 532)
 @runtime_checkable
 class PreBindPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PreBindPlugin", 527, 532)
     def pre_bind(self, state: "CycleState", pod: "Pod", node_name: str) -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "BindPlugin", 560, 569)
 @runtime_checkable
 class BindPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "BindPlugin", 560, 569)
     def bind(self, state: "CycleState", pod: "Pod", node_name: str) -> Optional[Status]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PostBindPlugin", 536, 543)
 @runtime_checkable
 class PostBindPlugin(Plugin, Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PostBindPlugin", 536, 543)
@@ -330,6 +346,7 @@ class PostBindPlugin(Plugin, Protocol):
 # --- what a plugin may reach through its Handle -------------------------------------
 
 
+@ports("pkg/scheduler/framework/listers.go", "NodeInfoLister", 20, 29)
 class NodeInfoLister(Protocol):
     """Upstream framework/listers.go NodeInfoLister, over the cycle's snapshot."""
 
@@ -346,11 +363,13 @@ class NodeInfoLister(Protocol):
     def get(self, node_name: str) -> "NodeInfo": ...
 
 
+@ports("pkg/scheduler/framework/listers.go", "SharedLister", 39, 42)
 class SharedLister(Protocol):
     @ports("pkg/scheduler/framework/listers.go", "SharedLister", 39, 42)
     def node_infos(self) -> NodeInfoLister: ...
 
 
+@plumbing("the informer listers plugins read, as one Protocol")
 class ObjectLister(Protocol):
     """What upstream plugins read from informers: the API server's other objects.
 
@@ -365,11 +384,13 @@ class ObjectLister(Protocol):
     def get(self, kind: str, namespace: str, name: str) -> Any: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "PodNominator", 780, 790)
 class PodNominator(Protocol):
     @ports("pkg/scheduler/framework/interface.go", "PodNominator", 780, 790)
     def nominated_pods_for_node(self, node_name: str) -> list["PodInfo"]: ...
 
 
+@ports("pkg/scheduler/framework/interface.go", "Handle", 665, 714)
 class Handle(Protocol):
     """Upstream framework.Handle: what the runtime lends every plugin."""
 

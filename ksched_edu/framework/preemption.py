@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Protocol
 
-from ..anchors import ports
+from ..anchors import SCHEDULER_PLUGINS, ports
 from ..api.types import Pod, PodCondition
 from ..goint import MAX_INT32, MIN_INT64
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
@@ -64,6 +64,7 @@ ScoreFunc = Callable[[str], float]
 # --- helpers of pkg/scheduler/util and component-helpers -------------------------
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "PodPriority", 27, 35, repo=SCHEDULER_PLUGINS)
 def pod_priority(pod: Pod) -> int:
     """Upstream corev1helpers.PodPriority: spec.priority, 0 when unset."""
     return pod.spec.priority if pod.spec.priority is not None else 0
@@ -90,6 +91,7 @@ def more_important_key(pod: Pod) -> tuple[int, float]:
     return -pod_priority(pod), get_pod_start_time(pod)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "(aggregate).Error", 69, 95, repo=SCHEDULER_PLUGINS)
 def aggregate_errors(messages: list[str]) -> Optional[str]:
     """Upstream utilerrors.NewAggregate(errs).Error(): one message alone, several as "[a, b]"."""
     if not messages:
@@ -106,6 +108,7 @@ def aggregate_errors(messages: list[str]) -> Optional[str]:
 # --- candidates -------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/kube-scheduler/extender/v1/types.go", "Victims", 51, 54, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Victims:
     """Upstream extenderv1.Victims: the pods to evict on a node and how many PDBs that violates."""
@@ -146,6 +149,7 @@ class _CandidateList:
         return list(self.items)
 
 
+@ports("pkg/scheduler/framework/preemption/preemption.go", "Interface", 105, 123)
 class Interface(Protocol):
     """What a preemption plugin decides (upstream preemption.Interface)."""
 

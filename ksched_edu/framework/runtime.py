@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .. import goint
-from ..anchors import plumbing, ports
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ..api.types import Pod
 from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
@@ -687,6 +687,7 @@ def _summary(value: object, limit: int = 160) -> str:
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "PodPriority", 27, 35, repo=SCHEDULER_PLUGINS)
 def pod_priority(pod: Pod) -> int:
     """Upstream corev1helpers.PodPriority: spec.priority, 0 when unset."""
     return pod.spec.priority if pod.spec.priority is not None else 0

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from typing import NoReturn
 
-from ...anchors import plumbing
+from ...anchors import SCHEDULER_PLUGINS, plumbing, ports
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/errors/errors.go", "StatusError", 35, 37, repo=SCHEDULER_PLUGINS)
 class NotFoundError(LookupError):
     """Upstream ``apierrors.NewNotFound``: ``apierrors.IsNotFound(err)`` is
     ``isinstance(err, NotFoundError)``; wrapping keeps the type."""
@@ -30,6 +31,7 @@ class NotFoundError(LookupError):
         self.message = message
 
     @classmethod
+    @ports("vendor/k8s.io/apimachinery/pkg/api/errors/errors.go", "NewNotFound", 144, 156, repo=SCHEDULER_PLUGINS)
     def of(cls, qualified_resource: str, name: str) -> "NotFoundError":
         # Go: fmt.Sprintf("%s %q not found", qualifiedResource.String(), name).
         return cls(f'{qualified_resource} "{name}" not found')
@@ -84,6 +86,7 @@ def claim_name(volume: dict) -> str | None:
     return (pvc or {}).get("claimName", "")
 
 
+@ports("vendor/k8s.io/component-helpers/storage/ephemeral/ephemeral.go", "VolumeClaimName", 41, 43, repo=SCHEDULER_PLUGINS)
 def ephemeral_claim_name(pod_name: str, volume: dict) -> str:
     """Upstream ephemeral.VolumeClaimName: ``<pod name>-<volume name>``."""
     return f"{pod_name}-{volume.get('name', '')}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ...anchors import ports
+from ...anchors import SCHEDULER_PLUGINS, ports
 from ...api.types import Node
 
 LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone"
@@ -21,6 +21,7 @@ LABEL_FAILURE_DOMAIN_BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 LABEL_FAILURE_DOMAIN_BETA_REGION = "failure-domain.beta.kubernetes.io/region"
 
 
+@ports("vendor/k8s.io/component-helpers/node/topology/helpers.go", "GetZoneKey", 31, 58, repo=SCHEDULER_PLUGINS)
 def get_zone_key(node: Node) -> str:
     """"region:\\x00:zone" from the node's labels; "" when it has neither."""
     labels = node.metadata.labels

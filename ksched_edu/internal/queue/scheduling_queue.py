@@ -34,7 +34,7 @@ import enum
 import itertools
 from typing import Any, Callable, Iterable, Mapping, NamedTuple, Optional, Union
 
-from ...anchors import plumbing, ports
+from ...anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ...api.types import Pod
 from ...framework.interface import Status, code_of, is_success
 from ...framework.plugins.names import SCHEDULING_GATES
@@ -116,6 +116,7 @@ class ClusterEventRecord:
 # --- keys ------------------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/client-go/tools/cache/store.go", "MetaNamespaceKeyFunc", 108, 117, repo=SCHEDULER_PLUGINS)
 def meta_namespace_key(pod: Pod) -> str:
     """Upstream cache.MetaNamespaceKeyFunc: ``namespace/name``, or ``name`` without a namespace."""
     ns = pod.metadata.namespace

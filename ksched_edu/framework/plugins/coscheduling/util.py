@@ -57,6 +57,7 @@ def get_wait_time_duration(pg: Any, schedule_timeout: Optional[float]) -> float:
     return DEFAULT_WAIT_TIME
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/amount.go", "int64Amount", 58, 61, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class GoAmount:
     """A Go Quantity in its int64 form: ``value * 10**scale``, with its Format."""
@@ -66,6 +67,7 @@ class GoAmount:
     format: str = DECIMAL_SI
 
     @classmethod
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "ParseQuantity", 275, 389, repo=SCHEDULER_PLUGINS)
     def of(cls, q: Quantity) -> "GoAmount":
         """The int64 form ParseQuantity gives the canonical spelling of ``q``."""
         positive, num, denom, suffix = parse_quantity_string(str(q))
@@ -77,9 +79,11 @@ class GoAmount:
             value, scale = digits, exponent - len(denom)
         return cls(value if positive else -value, scale, q.format)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/amount.go", "(int64Amount).Sign", 64, 73, repo=SCHEDULER_PLUGINS)
     def sign(self) -> int:
         return (self.value > 0) - (self.value < 0)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).Sub", 584, 593, repo=SCHEDULER_PLUGINS)
     def sub(self, y: "GoAmount") -> "GoAmount":
         """Upstream Quantity.Sub on the int64 form: the finer scale wins."""
         fmt = y.format if self.value == 0 else self.format
@@ -91,6 +95,7 @@ class GoAmount:
         return f"{{{{{self.value} {self.scale}}} {{<nil>}}  {self.format}}}"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/amount.go", "(*int64Amount).Add", 162, 199, repo=SCHEDULER_PLUGINS)
 def _int64_add(a_value: int, a_scale: int, b_value: int, b_scale: int) -> tuple[int, int]:
     """Upstream int64Amount.Add: align to the smaller scale, then add."""
     if b_value == 0:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ....anchors import ports
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.labels import Selector, selector_from_label_selector, selector_from_set
 from ....api.types import OwnerReference, Pod
 
@@ -23,6 +23,7 @@ RS_KIND = ("apps/v1", "ReplicaSet")
 SS_KIND = ("apps/v1", "StatefulSet")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/controller_ref.go", "GetControllerOfNoCopy", 43, 51, repo=SCHEDULER_PLUGINS)
 def get_controller_of(pod: Pod) -> Optional[OwnerReference]:
     """Upstream metav1.GetControllerOfNoCopy: the owner reference marked controller."""
     for ref in pod.metadata.owner_references:

@@ -18,9 +18,10 @@ import math
 import struct
 
 from .... import goint
-from ....anchors import plumbing
+from ....anchors import SCHEDULER_PLUGINS, plumbing, ports
 
 
+@ports("vendor/gonum.org/v1/gonum/stat/stat.go", "Mean", 918, 934, repo=SCHEDULER_PLUGINS)
 def mean(x: list[float]) -> float:
     """Unweighted mean; NaN for an empty list (0/0), as in Go."""
     total = 0.0
@@ -29,6 +30,7 @@ def mean(x: list[float]) -> float:
     return total / len(x) if x else math.nan
 
 
+@ports("vendor/gonum.org/v1/gonum/stat/stat.go", "Variance", 1303, 1306, repo=SCHEDULER_PLUGINS)
 def variance(x: list[float]) -> float:
     """Unbiased sample variance with the corrected two-pass sum; NaN for fewer than two values."""
     m = mean(x)
@@ -56,6 +58,7 @@ def float32(f: float) -> float:
     return struct.unpack("f", struct.pack("f", f))[0]
 
 
+@ports("vendor/gonum.org/v1/gonum/stat/combin/combin.go", "Binomial", 29, 45, repo=SCHEDULER_PLUGINS)
 def binomial(n: int, k: int) -> int:
     if n < 0 or k < 0:
         raise ValueError("combin: negative input")
@@ -69,6 +72,7 @@ def binomial(n: int, k: int) -> int:
     return b
 
 
+@ports("vendor/gonum.org/v1/gonum/stat/combin/combin.go", "nextCombination", 175, 186, repo=SCHEDULER_PLUGINS)
 def _next_combination(s: list[int], n: int, k: int) -> None:
     for j in range(k - 1, -1, -1):
         if s[j] == n + j - k:
@@ -79,6 +83,7 @@ def _next_combination(s: list[int], n: int, k: int) -> None:
         break
 
 
+@ports("vendor/gonum.org/v1/gonum/stat/combin/combin.go", "Combinations", 155, 172, repo=SCHEDULER_PLUGINS)
 def combinations(n: int, k: int) -> list[list[int]]:
     """Every k-subset of range(n), each sorted, in lexicographic order."""
     count = binomial(n, k)

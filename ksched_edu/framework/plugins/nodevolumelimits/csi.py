@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ....anchors import ports
+from ....anchors import SCHEDULER_PLUGINS, ports
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
@@ -52,11 +52,13 @@ IN_TREE_INLINE_PLUGINS = {
 }
 
 
+@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).IsInlineMigratable", 197, 204, repo=SCHEDULER_PLUGINS)
 def is_inline_migratable(vol: dict) -> bool:
     """csi-translation-lib IsInlineMigratable."""
     return any(vol.get(source) is not None for source in IN_TREE_INLINE_PLUGINS)
 
 
+@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).GetInTreePluginNameFromSpec", 146, 164, repo=SCHEDULER_PLUGINS)
 def get_in_tree_plugin_name_from_inline(vol: dict) -> str:
     """csi-translation-lib GetInTreePluginNameFromSpec for an inline volume."""
     for source, plugin_name in IN_TREE_INLINE_PLUGINS.items():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .....anchors import SCHEDULER_PLUGINS, ports
 from .....api import noderesourcetopology as nrtapi
 from .....api.noderesourcetopology import AttributeInfo, NodeResourceTopology
 from ..kubeletconfig import (BEST_EFFORT_TOPOLOGY_MANAGER_POLICY, CONTAINER_TOPOLOGY_MANAGER_SCOPE,
@@ -31,26 +32,32 @@ _FROM_POLICIES: dict[str, tuple[str, str]] = {
 }
 
 
+@ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "IsValidScope", 35, 40, repo=SCHEDULER_PLUGINS)
 def is_valid_scope(scope: str) -> bool:
     return scope in (CONTAINER_TOPOLOGY_MANAGER_SCOPE, POD_TOPOLOGY_MANAGER_SCOPE)
 
 
+@ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "IsValidPolicy", 42, 48, repo=SCHEDULER_PLUGINS)
 def is_valid_policy(policy: str) -> bool:
     return policy in (NONE_TOPOLOGY_MANAGER_POLICY, BEST_EFFORT_TOPOLOGY_MANAGER_POLICY,
                       RESTRICTED_TOPOLOGY_MANAGER_POLICY, SINGLE_NUMA_NODE_TOPOLOGY_MANAGER_POLICY)
 
 
+@ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "TopologyManager", 50, 53, repo=SCHEDULER_PLUGINS)
 @dataclass
 class TopologyManager:
     scope: str = ""
     policy: str = ""
 
+    @ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "(TopologyManager).String", 72, 74, repo=SCHEDULER_PLUGINS)
     def __str__(self) -> str:
         return f'policy="{self.policy}" scope="{self.scope}"'
 
+    @ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "(TopologyManager).Equal", 76, 84, repo=SCHEDULER_PLUGINS)
     def equal(self, other: "TopologyManager") -> bool:
         return self.scope == other.scope and self.policy == other.policy
 
+    @ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "(*TopologyManager).updateFromAttributes", 86, 98, repo=SCHEDULER_PLUGINS)
     def update_from_attributes(self, attrs: list[AttributeInfo]) -> None:
         for attr in attrs:
             if attr.name == ATTRIBUTE_SCOPE and is_valid_scope(attr.value):
@@ -60,6 +67,7 @@ class TopologyManager:
                 self.policy = attr.value
                 continue
 
+    @ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "(*TopologyManager).updateFromPolicies", 100, 132, repo=SCHEDULER_PLUGINS)
     def update_from_policies(self, node_name: str, topology_policies: list[str]) -> None:
         """Only the first deprecated policy counts; an unknown one changes nothing."""
         if not topology_policies:
@@ -69,10 +77,12 @@ class TopologyManager:
             self.policy, self.scope = known
 
 
+@ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "TopologyManagerDefaults", 55, 60, repo=SCHEDULER_PLUGINS)
 def topology_manager_defaults() -> TopologyManager:
     return TopologyManager(scope=CONTAINER_TOPOLOGY_MANAGER_SCOPE, policy=NONE_TOPOLOGY_MANAGER_POLICY)
 
 
+@ports("pkg/noderesourcetopology/nodeconfig/topologymanager.go", "TopologyManagerFromNodeResourceTopology", 62, 70, repo=SCHEDULER_PLUGINS)
 def topology_manager_from_node_resource_topology(node_topology: NodeResourceTopology) -> TopologyManager:
     conf = topology_manager_defaults()
     # the deprecated field first, so that the attributes (the preferred source) win

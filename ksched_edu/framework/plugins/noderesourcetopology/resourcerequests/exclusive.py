@@ -7,12 +7,14 @@ alone by the filter.
 """
 from __future__ import annotations
 
+from .....anchors import SCHEDULER_PLUGINS, ports
 from .....api.quantity import Quantity
 from .....api.types import RESOURCE_CPU, RESOURCE_MEMORY, Container, Pod
 from ..qos import POD_QOS_GUARANTEED, get_pod_qos
 from ..v1helper import is_huge_page_resource_name, is_native_resource
 
 
+@ports("pkg/noderesourcetopology/resourcerequests/exclusive.go", "IncludeNonNative", 26, 42, repo=SCHEDULER_PLUGINS)
 def include_non_native(pod: Pod) -> bool:
     """Whether any container (init containers first) requests a non-native resource."""
     for container in list(pod.spec.init_containers) + list(pod.spec.containers):
@@ -22,16 +24,19 @@ def include_non_native(pod: Pod) -> bool:
     return False
 
 
+@ports("pkg/noderesourcetopology/resourcerequests/exclusive.go", "AreExclusiveForPod", 43, 46, repo=SCHEDULER_PLUGINS)
 def are_exclusive_for_pod(pod: Pod) -> bool:
     qos = get_pod_qos(pod)
     return are_exclusive_for_any_container(qos, list(pod.spec.init_containers) + list(pod.spec.containers))
 
 
+@ports("pkg/noderesourcetopology/resourcerequests/exclusive.go", "areExclusiveForAnyContainer", 48, 57, repo=SCHEDULER_PLUGINS)
 def are_exclusive_for_any_container(qos: str, containers: list[Container]) -> bool:
     return any(is_exclusive(qos, resource, quantity)
                for ctr in containers for resource, quantity in ctr.resources.requests.items())
 
 
+@ports("pkg/noderesourcetopology/resourcerequests/exclusive.go", "IsExclusive", 59, 81, repo=SCHEDULER_PLUGINS)
 def is_exclusive(qos: str, resource: str, quantity: Quantity) -> bool:
     if not is_native_resource(resource):
         return True  # devices are not shareable

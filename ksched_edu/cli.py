@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from .anchors import plumbing
 from .api.errors import ManifestError
 from .api.loader import load_cluster
 from .api.types import Cluster
@@ -29,6 +30,7 @@ from .trace import NULL_RECORDER, CycleEvent, Recorder
 EXIT_USAGE = 2
 
 
+@plumbing("command-line interface")
 class CaseError(Exception):
     """A case folder that cannot be read."""
 
@@ -36,6 +38,7 @@ class CaseError(Exception):
 # --- the score-mode answer, read off the trace ---------------------------------------------
 
 
+@plumbing("command-line interface")
 def first_attempt(recorder: Recorder, pod_key: str) -> Optional[int]:
     for e in recorder.events:
         if isinstance(e, CycleEvent) and e.kind == "start" and e.pod == pod_key:
@@ -43,6 +46,7 @@ def first_attempt(recorder: Recorder, pod_key: str) -> Optional[int]:
     return None
 
 
+@plumbing("command-line interface")
 def cycle_report(recorder: Recorder, cycle: int) -> dict[str, Any]:
     """Filter verdicts, scores, the best nodes and PreFilter rejections of one cycle."""
     pre_filter: dict[str, Any] = {}
@@ -94,6 +98,7 @@ def _read_case(folder: Path) -> tuple[dict[str, Any], Path, Path]:
     return case, folder / "config.yaml", folder / "cluster.yaml"
 
 
+@plumbing("command-line interface")
 def answer_case(dir_arg: str) -> dict[str, Any]:
     folder = Path(dir_arg)
     try:
@@ -150,6 +155,7 @@ def _load_inputs(cluster_arg: str, config_arg: Optional[str]) -> tuple[Cluster, 
     return cluster, config
 
 
+@plumbing("command-line interface")
 def schedule_command(args: argparse.Namespace) -> int:
     cluster, config = _load_inputs(args.cluster, args.config)
     pending = cluster.pending_pods
@@ -175,6 +181,7 @@ def schedule_command(args: argparse.Namespace) -> int:
     return 0
 
 
+@plumbing("command-line interface")
 def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -> str:
     lines = [f"Pod {pod_key}"]
     for plugin, st in report["preFilter"].items():
@@ -205,6 +212,7 @@ def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -
 FEATURE_GATES = {"SchedulerQueueingHints": False}
 
 
+@plumbing("command-line interface")
 def parse_feature_gates(text: Optional[str]) -> dict[str, bool]:
     """``A=true,B=false`` as kube-scheduler's ``--feature-gates`` reads it."""
     gates = dict(FEATURE_GATES)
@@ -220,6 +228,7 @@ def parse_feature_gates(text: Optional[str]) -> dict[str, bool]:
     return gates
 
 
+@plumbing("command-line interface")
 class UsageError(Exception):
     """A command-line argument that cannot be used."""
 
@@ -247,6 +256,7 @@ class _Progress:
             print(file=sys.stderr)
 
 
+@plumbing("command-line interface")
 def simulate_command(args: argparse.Namespace) -> int:
     import time
 
@@ -276,6 +286,7 @@ def simulate_command(args: argparse.Namespace) -> int:
     return 0
 
 
+@plumbing("command-line interface")
 def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> str:
     """A timeline of the API writes, then bound / pending (with reasons) / attempts."""
     lines = []
@@ -310,6 +321,7 @@ def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> st
     return "\n".join(lines)
 
 
+@plumbing("command-line interface")
 def fragmentation_command(args: argparse.Namespace) -> int:
     """Run one GPU-sharing experiment on an openb trace and write its allocation curve."""
     import time
@@ -333,6 +345,7 @@ def fragmentation_command(args: argparse.Namespace) -> int:
 # --- main -------------------------------------------------------------------------------
 
 
+@plumbing("command-line interface")
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m ksched_edu", description="A readable port of kube-scheduler v1.30.")
     sub = ap.add_subparsers(dest="command", required=True)
@@ -373,6 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+@plumbing("command-line interface")
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:

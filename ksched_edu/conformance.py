@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
+from .anchors import plumbing
 from .cli import answer_case
 
 CASE_FILES = ("case.yaml", "cluster.yaml", "config.yaml", "expected.json")
@@ -48,6 +49,7 @@ PORT = "ksched_edu"
 EXIT_USAGE = 2
 
 
+@plumbing("conformance checker against upstream outputs")
 def default_cases_dir() -> Path:
     """``data/conformance/cases`` of the repository this package sits in."""
     return Path(__file__).resolve().parent.parent / "data" / "conformance" / "cases"
@@ -56,6 +58,7 @@ def default_cases_dir() -> Path:
 # --- one difference, one case ----------------------------------------------------------------
 
 
+@plumbing("conformance checker against upstream outputs")
 @dataclass(frozen=True)
 class Difference:
     """One place where the port's answer differs: what the real scheduler said, what the port said."""
@@ -65,6 +68,7 @@ class Difference:
     got: tuple[str, ...]
 
 
+@plumbing("conformance checker against upstream outputs")
 @dataclass
 class CaseResult:
     name: str
@@ -80,6 +84,7 @@ class CaseResult:
         return not self.differences
 
 
+@plumbing("conformance checker against upstream outputs")
 def case_kind(name: str) -> str:
     """The prefix of a case name before its first ``-`` (config, score, run, vol, ...)."""
     return name.split("-", 1)[0]
@@ -104,6 +109,7 @@ def _same_status(a: dict, b: dict) -> bool:
 # --- score mode -------------------------------------------------------------------------------
 
 
+@plumbing("conformance checker against upstream outputs")
 def compare_score(exp: dict, got: dict) -> list[Difference]:
     out: list[Difference] = []
     ef, gf = exp.get("filter") or {}, got.get("filter") or {}
@@ -151,6 +157,7 @@ def compare_score(exp: dict, got: dict) -> list[Difference]:
     return out + compare_prefilter(exp, got)
 
 
+@plumbing("conformance checker against upstream outputs")
 def compare_prefilter(exp: dict, got: dict) -> list[Difference]:
     """PreFilter rejections must agree by plugin, code and reasons; Skip entries are ignored."""
     want = {k: v for k, v in (exp.get("preFilter") or {}).items() if v.get("code") != "Skip"}
@@ -190,6 +197,7 @@ def _outcome_lines(o: Optional[Outcome]) -> list[str]:
     return lines
 
 
+@plumbing("conformance checker against upstream outputs")
 def compare_run(exp: dict, got: dict) -> list[Difference]:
     variants = [exp] + [v for v in exp.get("variants") or [] if isinstance(v, dict)]
     outcomes = [_outcome(v) for v in variants]
@@ -237,11 +245,13 @@ def _choices(seen: list) -> list[str]:
 _POINTER = re.compile(r"0x[0-9a-fA-F]+")
 
 
+@plumbing("conformance checker against upstream outputs")
 def mask_pointers(msg: Any) -> str:
     """Hide pointer addresses, which Go's %#v prints inside some validation messages."""
     return _POINTER.sub("0x?", str(msg)).strip()
 
 
+@plumbing("conformance checker against upstream outputs")
 def compare_config_error(exp: dict, got: dict) -> list[Difference]:
     want, have = exp.get("configError"), got.get("configError")
     if have is None:
@@ -254,10 +264,12 @@ def compare_config_error(exp: dict, got: dict) -> list[Difference]:
 # --- the whole comparison ---------------------------------------------------------------------
 
 
+@plumbing("conformance checker against upstream outputs")
 def expected_mode(exp: dict) -> str:
     return "configError" if "configError" in exp else exp.get("mode", "score")
 
 
+@plumbing("conformance checker against upstream outputs")
 def compare(exp: dict, got: dict) -> list[Difference]:
     """Every difference between the real scheduler's answer ``exp`` and the port's ``got``."""
     if "error" in got:
@@ -272,11 +284,13 @@ def compare(exp: dict, got: dict) -> list[Difference]:
     return compare_run(exp, got)
 
 
+@plumbing("conformance checker against upstream outputs")
 def case_dirs(root: Path) -> list[Path]:
     """The case folders under ``root`` (those holding an expected.json), by name."""
     return sorted(p for p in root.iterdir() if (p / "expected.json").is_file())
 
 
+@plumbing("conformance checker against upstream outputs")
 def check_case(folder: Path) -> CaseResult:
     """Answer one case folder in this process and compare with its expected.json."""
     exp = json.loads((folder / "expected.json").read_text())
@@ -290,16 +304,19 @@ def check_case(folder: Path) -> CaseResult:
 # --- rendering --------------------------------------------------------------------------------
 
 
+@plumbing("conformance checker against upstream outputs")
 def floor_rate(passed: int, total: int) -> float:
     """The pass rate in percent, rounded down to one decimal (so --min with it passes)."""
     return (1000 * passed // total) / 10 if total else 0.0
 
 
+@plumbing("conformance checker against upstream outputs")
 def summary_line(results: Sequence[CaseResult]) -> str:
     passed = sum(r.passed for r in results)
     return f"conformance: {passed}/{len(results)} cases pass ({floor_rate(passed, len(results)):.1f}%)"
 
 
+@plumbing("conformance checker against upstream outputs")
 def pass_table(results: Sequence[CaseResult]) -> str:
     """Pass counts by mode, then by kind."""
     def rows(title: str, keys: list[str], key_of) -> list[list[str]]:
@@ -324,12 +341,14 @@ def pass_table(results: Sequence[CaseResult]) -> str:
     return "\n".join(lines)
 
 
+@plumbing("conformance checker against upstream outputs")
 def failure_line(r: CaseResult) -> str:
     n = len(r.differences)
     first = r.differences[0]
     return f"FAIL {r.name} ({r.mode}, {n} difference{'s' if n != 1 else ''}): {first.where}"
 
 
+@plumbing("conformance checker against upstream outputs")
 def side_by_side(r: CaseResult, width: int = 100) -> str:
     """The differences of one case, each as two columns: the real scheduler | the port."""
     col = max(20, (width - 7) // 2)
@@ -354,6 +373,7 @@ def _wrap(texts: Sequence[str], width: int) -> list[str]:
     return out
 
 
+@plumbing("conformance checker against upstream outputs")
 def report(results: Sequence[CaseResult], verbose: bool = False, width: int = 100) -> str:
     failures = [r for r in results if not r.passed]
     parts = [pass_table(results)]
@@ -377,6 +397,7 @@ class _CountingHandler(logging.Handler):
         self.count += 1
 
 
+@plumbing("conformance checker against upstream outputs")
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("names", nargs="*", metavar="NAME", help="case names to check (default: all)")
     ap.add_argument("--cases", metavar="DIR", help="folder of case folders (default: data/conformance/cases)")
@@ -384,6 +405,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("-v", "--verbose", action="store_true", help="show the differences of every failing case")
 
 
+@plumbing("conformance checker against upstream outputs")
 def conformance_command(args: argparse.Namespace) -> int:
     root = Path(args.cases) if args.cases else default_cases_dir()
     if not root.is_dir():
@@ -428,6 +450,7 @@ def conformance_command(args: argparse.Namespace) -> int:
     return 0 if 100.0 * passed / len(results) >= args.min else 1
 
 
+@plumbing("conformance checker against upstream outputs")
 def main(argv: Optional[Sequence[str]] = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ksched_edu conformance")
     add_arguments(ap)

@@ -13,11 +13,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Optional
 
+from .anchors import plumbing
+
 # Extension points, in the order a pod meets them.
 POINTS = ("PreEnqueue", "QueueSort", "PreFilter", "Filter", "PostFilter", "PreScore", "Score",
           "NormalizeScore", "Reserve", "Permit", "PreBind", "Bind", "PostBind", "Unreserve")
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class PluginEvent:
     """One plugin called at one extension point (for one node where the point is per node)."""
@@ -50,6 +53,7 @@ class PluginEvent:
         return f"[t={self.time:g}s #{self.cycle}] {self.point:<14} {self.plugin}{where}: {what}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class CycleEvent:
     """A scheduling cycle began or ended; ``outcome`` says how it ended."""
@@ -69,6 +73,7 @@ class CycleEvent:
         return f"[t={self.time:g}s #{self.cycle}] cycle {self.kind} {self.pod}{tail}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class CycleStateEvent:
     """What the CycleState held after an extension point (key -> a one-line summary)."""
@@ -85,6 +90,7 @@ class CycleStateEvent:
         return f"[t={self.time:g}s #{self.cycle}] CycleState after {self.point}: {keys}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class QueueEvent:
     """A pod moved in the scheduling queue (recorded by the queue)."""
@@ -100,6 +106,7 @@ class QueueEvent:
         return f"[t={self.time:g}s] queue {self.action} {self.pod} -> {self.queue}{by}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class BindEvent:
     time: float
@@ -113,6 +120,7 @@ class BindEvent:
         return f"[t={self.time:g}s #{self.cycle}] {self.kind} {self.pod} on {self.node}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class PermitEvent:
     """A pod held at Permit (upstream waiting_pods_map.go): it began to wait, or its wait ended.
@@ -143,6 +151,7 @@ class PermitEvent:
 TraceEvent = Any
 
 
+@plumbing("trace recorder for the notebooks")
 class Recorder:
     """Keeps every event in order; ``to_frame()`` gives a pandas DataFrame."""
 
@@ -151,16 +160,20 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[TraceEvent] = []
 
+    @plumbing("trace recorder for the notebooks")
     def record(self, event: TraceEvent) -> None:
         self.events.append(event)
 
+    @plumbing("trace recorder for the notebooks")
     def of(self, kind: type) -> list[Any]:
         return [e for e in self.events if isinstance(e, kind)]
 
+    @plumbing("trace recorder for the notebooks")
     def plugin_events(self, cycle: Optional[int] = None, point: Optional[str] = None) -> list[PluginEvent]:
         return [e for e in self.events if isinstance(e, PluginEvent)
                 and (cycle is None or e.cycle == cycle) and (point is None or e.point == point)]
 
+    @plumbing("trace recorder for the notebooks")
     def to_rows(self) -> list[dict[str, Any]]:
         rows = []
         for e in self.events:
@@ -171,6 +184,7 @@ class Recorder:
             rows.append(row)
         return rows
 
+    @plumbing("trace recorder for the notebooks")
     def to_frame(self) -> Any:
         import pandas as pd  # the engine never imports pandas; only this view does
 
@@ -180,11 +194,13 @@ class Recorder:
         return len(self.events)
 
 
+@plumbing("trace recorder for the notebooks")
 class NullRecorder(Recorder):
     """Records nothing; the default, so that big simulations pay nothing for tracing."""
 
     enabled = False
 
+    @plumbing("trace recorder for the notebooks")
     def record(self, event: TraceEvent) -> None:
         return None
 
@@ -192,6 +208,7 @@ class NullRecorder(Recorder):
 NULL_RECORDER = NullRecorder()
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass
 class CycleContext:
     """Where the runtime is: which cycle, which pod, on which profile, at what time."""
@@ -204,6 +221,7 @@ class CycleContext:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class PreemptionCandidate:
     """One node where preemption would make room: its victims and how they weigh."""
@@ -216,6 +234,7 @@ class PreemptionCandidate:
     earliest_start_time: Optional[float] = None  # of the highest-priority victims
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class PreemptionCriterion:
     """One rule of pickOneNodeForPreemption as it was applied: each node it compared, with the
@@ -226,6 +245,7 @@ class PreemptionCriterion:
     kept: tuple[str, ...]
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class PreemptionEvent:
     """What DefaultPreemption weighed for one pod and which rule picked the node.
@@ -253,6 +273,7 @@ class PreemptionEvent:
     num_candidates: int = 0
     dry_run: tuple[str, ...] = ()
 
+    @plumbing("trace recorder for the notebooks")
     def rows(self) -> list[dict[str, Any]]:
         """One row per candidate node, for a table."""
         return [{"node": c.node, "victims": ", ".join(c.victims), "pdb violations": c.num_pdb_violations,
@@ -269,6 +290,7 @@ class PreemptionEvent:
         return f"[t={self.time:g}s #{self.cycle}] preemption {self.pod}: {what}"
 
 
+@plumbing("trace recorder for the notebooks")
 @dataclass(frozen=True)
 class GPUAllocationEvent:
     """GPUTopology's ledger changed: GPUs held (``reserve``, or ``hold`` for a pod that

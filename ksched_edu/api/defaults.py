@@ -26,6 +26,7 @@ from __future__ import annotations
 import uuid
 from typing import Iterable, Optional
 
+from ..anchors import plumbing, ports
 from .errors import ManifestError
 from .types import (
     DEFAULT_SCHEDULER_NAME,
@@ -58,11 +59,13 @@ DEFAULT_PRIORITY_WHEN_NO_DEFAULT_CLASS_EXISTS = 0
 _UID_NAMESPACE = uuid.UUID("6ba7b811-9dad-11d1-80b4-00c04fd430c8")  # uuid.NAMESPACE_URL
 
 
+@plumbing("stable UIDs for objects loaded from manifests")
 def object_uid(kind: str, namespace: str, name: str) -> str:
     """A stable UID for an object that came without one."""
     return str(uuid.uuid5(_UID_NAMESPACE, f"ksched-edu:{kind}/{namespace}/{name}"))
 
 
+@plumbing("names an object in error messages")
 def object_label(kind: str, namespace: str, name: str) -> str:
     """How errors name an object: "Pod default/p", "Node n1"."""
     if kind in NAMESPACED_KINDS:
@@ -70,6 +73,7 @@ def object_label(kind: str, namespace: str, name: str) -> str:
     return f"{kind} {name}"
 
 
+@plumbing("namespace and UID an API server would fill in")
 def set_defaults_object_meta(kind: str, meta: ObjectMeta) -> None:
     """Namespace "default" for a namespaced kind (as kubectl sends it), and a UID."""
     if kind in NAMESPACED_KINDS and not meta.namespace:
@@ -85,6 +89,7 @@ def _requests_from_limits(c: Container) -> None:
             c.resources.requests[name] = limit
 
 
+@ports("pkg/apis/core/v1/defaults.go", "SetDefaults_Pod", 158, 219)
 def set_defaults_pod(pod: Pod) -> None:
     """Upstream SetDefaults_Pod and SetDefaults_PodSpec (the fields the scheduler reads)."""
     set_defaults_object_meta("Pod", pod.metadata)
@@ -101,6 +106,7 @@ def set_defaults_pod(pod: Pod) -> None:
             t.operator = TOLERATION_OP_EQUAL  # an empty operator means Equal
 
 
+@ports("pkg/apis/core/v1/defaults.go", "SetDefaults_NodeStatus", 389, 397)
 def set_defaults_node(node: Node) -> None:
     """Upstream SetDefaults_NodeStatus: allocatable is the capacity when absent."""
     set_defaults_object_meta("Node", node.metadata)
@@ -167,6 +173,7 @@ def admit_pod_priority(pod: Pod, classes: Iterable[PriorityClass]) -> None:
         pod.spec.preemption_policy = policy
 
 
+@plumbing("applies the defaulting functions to a loaded cluster")
 def apply_defaults(cluster: Cluster) -> Cluster:
     """Default every object of ``cluster`` in place, as an API server would on create."""
     for pc in cluster.priority_classes:

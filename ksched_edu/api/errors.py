@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
+
+@plumbing("error raised by the manifest loader")
 class ManifestError(ValueError):
     """A manifest the loader refuses. ``str()`` is a single line."""
 
@@ -38,6 +41,7 @@ class ManifestError(ValueError):
     def __repr__(self) -> str:
         return f"ManifestError({str(self)!r})"
 
+    @plumbing("names the manifest file in the message")
     def with_file(self, file: str) -> "ManifestError":
         """The same error, naming ``file`` (for errors found after reading)."""
         return ManifestError(file, self.object, self.field, self.message)
@@ -52,27 +56,32 @@ def _go_value(value: object) -> str:
     return str(value)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Required", 184, 186, repo=SCHEDULER_PLUGINS)
 def required(detail: str = "") -> str:
     """Body of upstream field.Required."""
     return f"Required value: {detail}" if detail else "Required value"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Invalid", 196, 198, repo=SCHEDULER_PLUGINS)
 def invalid(value: object, detail: str) -> str:
     """Body of upstream field.Invalid."""
     return f"Invalid value: {_go_value(value)}: {detail}"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "NotSupported", 203, 213, repo=SCHEDULER_PLUGINS)
 def not_supported(value: object, valid_values: list[str]) -> str:
     """Body of upstream field.NotSupported."""
     quoted = ", ".join(_go_value(v) for v in valid_values)
     return f"Unsupported value: {_go_value(value)}: supported values: {quoted}"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Duplicate", 190, 192, repo=SCHEDULER_PLUGINS)
 def duplicate(value: object) -> str:
     """Body of upstream field.Duplicate."""
     return f"Duplicate value: {_go_value(value)}"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/errors/errors.go", "NewInvalid", 282, 310, repo=SCHEDULER_PLUGINS)
 class InvalidObjectError(ManifestError):
     """An object kube-apiserver's validation refuses (upstream ``errors.NewInvalid``).
 
@@ -96,11 +105,13 @@ class InvalidObjectError(ManifestError):
     def __repr__(self) -> str:
         return f"InvalidObjectError({str(self)!r})"
 
+    @plumbing("names the manifest file in the message")
     def with_file(self, file: str) -> "InvalidObjectError":
         return InvalidObjectError(file, self.object, self.kind, self.name, self.namespace,
                                   self.errors, self.status_message)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/errors/errors.go", "NewForbidden", 208, 228, repo=SCHEDULER_PLUGINS)
 class ForbiddenObjectError(ManifestError):
     """An object an admission plugin refuses (upstream ``errors.NewForbidden``)."""
 
@@ -116,5 +127,6 @@ class ForbiddenObjectError(ManifestError):
     def __repr__(self) -> str:
         return f"ForbiddenObjectError({str(self)!r})"
 
+    @plumbing("names the manifest file in the message")
     def with_file(self, file: str) -> "ForbiddenObjectError":
         return ForbiddenObjectError(file, self.object, self.kind, self.name, self.status_message)

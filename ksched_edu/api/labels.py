@@ -12,15 +12,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .types import LabelSelector
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "Requirement", 141, 148, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class Requirement:
     key: str
     operator: str  # In, NotIn, Exists, DoesNotExist, Equals
     values: tuple[str, ...] = ()
 
+    @ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "(*Requirement).Matches", 223, 267, repo=SCHEDULER_PLUGINS)
     def matches(self, labels: Mapping[str, str]) -> bool:
         op = self.operator
         if op in ("In", "Equals", "="):
@@ -34,16 +37,19 @@ class Requirement:
         return False
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "internalSelector", 110, 110, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class Selector:
     requirements: tuple[Requirement, ...] = ()
     nothing: bool = False
 
+    @ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "(internalSelector).Matches", 385, 392, repo=SCHEDULER_PLUGINS)
     def matches(self, labels: Mapping[str, str]) -> bool:
         if self.nothing:
             return False
         return all(r.matches(labels) for r in self.requirements)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "(internalSelector).Empty", 300, 305, repo=SCHEDULER_PLUGINS)
     def empty(self) -> bool:
         """True for the selector that matches everything."""
         return not self.nothing and not self.requirements
@@ -53,6 +59,7 @@ EVERYTHING = Selector()
 NOTHING = Selector(nothing=True)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/helpers.go", "LabelSelectorAsSelector", 34, 72, repo=SCHEDULER_PLUGINS)
 def selector_from_label_selector(ls: Optional[LabelSelector]) -> Selector:
     """Upstream metav1.LabelSelectorAsSelector."""
     if ls is None:
@@ -64,11 +71,13 @@ def selector_from_label_selector(ls: Optional[LabelSelector]) -> Selector:
     return Selector(tuple(reqs))
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "SelectorFromSet", 914, 916, repo=SCHEDULER_PLUGINS)
 def selector_from_set(labels: Mapping[str, str]) -> Selector:
     """Upstream labels.SelectorFromSet: an empty set selects everything."""
     return Selector(tuple(Requirement(k, "In", (v,)) for k, v in sorted(labels.items())))
 
 
+@plumbing("combines two selectors' requirements")
 def merge_selectors(a: Selector, b: Selector) -> Selector:
     """A selector holding the requirements of both."""
     if a.nothing or b.nothing:

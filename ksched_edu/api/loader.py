@@ -40,6 +40,7 @@ from typing import Any, Callable, NoReturn, Optional, Sequence, Union
 
 import yaml
 
+from ..anchors import plumbing
 from .defaults import (
     NAMESPACE_DEFAULT,
     NAMESPACED_KINDS,
@@ -682,6 +683,7 @@ def _check_unique(loaded: list[_Loaded]) -> None:
                                 f"{duplicate(name)}: already defined in {first.file}, {first.where}")
 
 
+@plumbing("YAML manifest decoding for the simulator")
 def load_objects(text: str, filename: str = "<string>") -> list[Any]:
     """Decode every object of one YAML text, in order, without defaulting.
 
@@ -719,6 +721,7 @@ def _read(path: Path) -> str:
         raise ManifestError(str(path), "", "", str(e)) from None
 
 
+@plumbing("manifest loading for the simulator")
 def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]], *, validate: bool = True) -> Cluster:
     """Load one manifest file, a directory of them, or a list, into a defaulted Cluster.
 

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Optional, Sequence
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .types import Node, NodeSelector as V1NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, Pod, \
     PreferredSchedulingTerm
 
@@ -63,6 +64,7 @@ def _go_value(value: Any) -> str:
     return str(value)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Error", 31, 36, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class FieldError:
     """One field-level error (upstream field.Error): ``<path>: <Type>: <value>: <detail>``."""
@@ -88,6 +90,7 @@ def _not_supported(path: str, value: Any, valid: Sequence[str]) -> FieldError:
     return FieldError("Unsupported value", path, value, detail)
 
 
+@plumbing("Python exception carrying the aggregated parse errors")
 class NodeAffinityParseError(ValueError):
     """Aggregated parse errors (upstream errors.Flatten(errors.NewAggregate(errs)))."""
 
@@ -121,6 +124,7 @@ from .validation.names import is_qualified_name, is_valid_label_value  # noqa: E
 _INT64_RE = re.compile(r"[+-]?[0-9]+")
 
 
+@plumbing("Go's strconv.ParseInt semantics")
 def parse_int64(s: str) -> Optional[int]:
     """Go's strconv.ParseInt(s, 10, 64); None where Go returns an error."""
     if not _INT64_RE.fullmatch(s):
@@ -134,6 +138,7 @@ def parse_int64(s: str) -> Optional[int]:
 # --- selectors ----------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "Requirement", 141, 148, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class LabelRequirement:
     """A parsed matchExpressions entry (upstream labels.Requirement), Gt/Lt included."""
@@ -142,6 +147,7 @@ class LabelRequirement:
     operator: str  # a NodeSelectorOperator
     values: tuple[str, ...] = ()
 
+    @ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "(*Requirement).Matches", 223, 267, repo=SCHEDULER_PLUGINS)
     def matches(self, labels: Mapping[str, str]) -> bool:
         op = self.operator
         if op == NODE_SELECTOR_OP_IN:
@@ -165,6 +171,7 @@ class LabelRequirement:
         return False
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "NewRequirement", 161, 201, repo=SCHEDULER_PLUGINS)
 def new_requirement(key: str, op: str, values: Sequence[str], path: str) -> tuple[LabelRequirement, list[FieldError]]:
     """Upstream labels.NewRequirement: the requirement and the errors found validating it."""
     errs: list[FieldError] = []
@@ -193,6 +200,7 @@ def new_requirement(key: str, op: str, values: Sequence[str], path: str) -> tupl
     return LabelRequirement(key, op, tuple(values)), errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/fields/selector.go", "hasTerm", 80, 82, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class FieldRequirement:
     """``key = value`` or ``key != value`` on the node's fields (upstream fields.Selector)."""
@@ -201,12 +209,14 @@ class FieldRequirement:
     value: str
     equal: bool
 
+    @ports("vendor/k8s.io/apimachinery/pkg/fields/selector.go", "(*hasTerm).Matches", 84, 86, repo=SCHEDULER_PLUGINS)
     def matches(self, fields: Mapping[str, str]) -> bool:
         # upstream: fields.Set.Get returns "" for a missing field.
         got = fields.get(self.key, "")
         return got == self.value if self.equal else got != self.value
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "nodeSelectorRequirementsAsSelector", 214, 251, repo=SCHEDULER_PLUGINS)
 def node_selector_requirements_as_selector(
     nsm: Sequence[NodeSelectorRequirement], path: str
 ) -> tuple[Optional[list[LabelRequirement]], list[FieldError]]:
@@ -230,6 +240,7 @@ def node_selector_requirements_as_selector(
     return reqs, []
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "nodeSelectorRequirementsAsFieldSelector", 260, 293, repo=SCHEDULER_PLUGINS)
 def node_selector_requirements_as_field_selector(
     nsr: Sequence[NodeSelectorRequirement], path: str
 ) -> tuple[Optional[list[FieldRequirement]], list[FieldError]]:
@@ -252,14 +263,17 @@ def node_selector_requirements_as_field_selector(
     return selectors, []
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "isEmptyNodeSelectorTerm", 152, 154, repo=SCHEDULER_PLUGINS)
 def is_empty_node_selector_term(term: NodeSelectorTerm) -> bool:
     return not term.match_expressions and not term.match_fields
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "extractNodeFields", 156, 162, repo=SCHEDULER_PLUGINS)
 def extract_node_fields(node: Node) -> dict[str, str]:
     return {OBJECT_NAME_FIELD: node.metadata.name} if node.metadata.name else {}
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "nodeSelectorTerm", 164, 168, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ParsedNodeSelectorTerm:
     """One parsed term (upstream nodeSelectorTerm); None selectors mean "not given"."""
@@ -268,6 +282,7 @@ class ParsedNodeSelectorTerm:
     match_fields: Optional[list[FieldRequirement]] = None
     parse_errs: list[FieldError] = field(default_factory=list)
 
+    @ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "(*nodeSelectorTerm).match", 190, 201, repo=SCHEDULER_PLUGINS)
     def match(self, node_labels: Mapping[str, str], node_fields: Mapping[str, str]) -> tuple[bool, list[FieldError]]:
         if self.parse_errs:
             return False, self.parse_errs
@@ -279,6 +294,7 @@ class ParsedNodeSelectorTerm:
         return True, []
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "newNodeSelectorTerm", 170, 188, repo=SCHEDULER_PLUGINS)
 def new_node_selector_term(term: NodeSelectorTerm, path: str) -> ParsedNodeSelectorTerm:
     parsed = ParsedNodeSelectorTerm()
     if term.match_expressions:
@@ -292,12 +308,14 @@ def new_node_selector_term(term: NodeSelectorTerm, path: str) -> ParsedNodeSelec
     return parsed
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "LazyErrorNodeSelector", 35, 37, repo=SCHEDULER_PLUGINS)
 class LazyErrorNodeSelector:
     """A NodeSelector that reports parse errors only when no term matches."""
 
     def __init__(self, terms: list[ParsedNodeSelectorTerm]) -> None:
         self.terms = terms
 
+    @ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "(*LazyErrorNodeSelector).Match", 84, 103, repo=SCHEDULER_PLUGINS)
     def match(self, node: Optional[Node]) -> tuple[bool, Optional[NodeAffinityParseError]]:
         """Whether any term matches the node; the parse errors if none did."""
         if node is None:
@@ -315,6 +333,7 @@ class LazyErrorNodeSelector:
         return False, _aggregate(errs)
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NewLazyErrorNodeSelector", 56, 71, repo=SCHEDULER_PLUGINS)
 def new_lazy_error_node_selector(ns: V1NodeSelector, path: str = "") -> LazyErrorNodeSelector:
     """Parse every non-empty term; an empty term selects nothing and is dropped."""
     terms_path = _child(path, "nodeSelectorTerms")
@@ -324,17 +343,20 @@ def new_lazy_error_node_selector(ns: V1NodeSelector, path: str = "") -> LazyErro
     return LazyErrorNodeSelector(parsed)
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NodeSelector", 29, 31, repo=SCHEDULER_PLUGINS)
 class NodeSelector:
     """A NodeSelector known to parse cleanly (upstream nodeaffinity.NodeSelector)."""
 
     def __init__(self, lazy: LazyErrorNodeSelector) -> None:
         self.lazy = lazy
 
+    @ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "(*NodeSelector).Match", 75, 79, repo=SCHEDULER_PLUGINS)
     def match(self, node: Optional[Node]) -> bool:
         matched, _ = self.lazy.match(node)
         return matched
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NewNodeSelector", 40, 52, repo=SCHEDULER_PLUGINS)
 def new_node_selector(ns: V1NodeSelector, path: str = "") -> NodeSelector:
     """Parse ``ns``; raise :class:`NodeAffinityParseError` with every term's errors."""
     lazy = new_lazy_error_node_selector(ns, path)
@@ -344,18 +366,21 @@ def new_node_selector(ns: V1NodeSelector, path: str = "") -> NodeSelector:
     return NodeSelector(lazy)
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "preferredSchedulingTerm", 295, 298, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ParsedPreferredSchedulingTerm:
     term: ParsedNodeSelectorTerm
     weight: int
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "PreferredSchedulingTerms", 106, 108, repo=SCHEDULER_PLUGINS)
 class PreferredSchedulingTerms:
     """Parsed preferred terms; a node scores the sum of the weights of the terms it matches."""
 
     def __init__(self, terms: list[ParsedPreferredSchedulingTerm]) -> None:
         self.terms = terms
 
+    @ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "(*PreferredSchedulingTerms).Score", 139, 150, repo=SCHEDULER_PLUGINS)
     def score(self, node: Node) -> int:
         node_labels = node.metadata.labels
         node_fields = extract_node_fields(node)
@@ -367,6 +392,7 @@ class PreferredSchedulingTerms:
         return total
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NewPreferredSchedulingTerms", 112, 135, repo=SCHEDULER_PLUGINS)
 def new_preferred_scheduling_terms(terms: Sequence[PreferredSchedulingTerm], path: str = "") -> PreferredSchedulingTerms:
     """Parse the terms, skipping weight-0 and empty ones; raise on any parse error."""
     errs: list[FieldError] = []
@@ -384,6 +410,7 @@ def new_preferred_scheduling_terms(terms: Sequence[PreferredSchedulingTerm], pat
     return PreferredSchedulingTerms(parsed)
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "RequiredNodeAffinity", 300, 303, repo=SCHEDULER_PLUGINS)
 @dataclass
 class RequiredNodeAffinity:
     """A pod's ``nodeSelector`` (as a label set) and required node affinity, together."""
@@ -391,6 +418,7 @@ class RequiredNodeAffinity:
     label_selector: Optional[dict[str, str]] = None
     node_selector: Optional[LazyErrorNodeSelector] = None
 
+    @ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "(RequiredNodeAffinity).Match", 323, 333, repo=SCHEDULER_PLUGINS)
     def match(self, node: Node) -> tuple[bool, Optional[NodeAffinityParseError]]:
         """Both must hold; parse errors of the affinity come back as the second item."""
         if self.label_selector is not None:
@@ -402,6 +430,7 @@ class RequiredNodeAffinity:
         return True, None
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "GetRequiredNodeAffinity", 306, 319, repo=SCHEDULER_PLUGINS)
 def get_required_node_affinity(pod: Pod) -> RequiredNodeAffinity:
     """Parse the pod's ``nodeSelector`` and ``requiredDuringSchedulingIgnoredDuringExecution``."""
     selector = dict(pod.spec.node_selector) if pod.spec.node_selector else None

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .errors import ManifestError, required
 from .quantity import Quantity, QuantityError
 from .types import ObjectMeta
@@ -40,6 +41,7 @@ BEST_EFFORT_POD_LEVEL = "BestEffortPodLevel"
 NONE = "None"
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/types.go", "ResourceInfo", 74, 88, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ResourceInfo:
     """One resource of a zone: what the zone has, may give, and has left."""
@@ -50,6 +52,7 @@ class ResourceInfo:
     available: Quantity = field(default_factory=Quantity.zero)
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/types.go", "CostInfo", 96, 99, repo=SCHEDULER_PLUGINS)
 @dataclass
 class CostInfo:
     """The distance from the zone that holds this entry to the zone ``name``."""
@@ -58,12 +61,14 @@ class CostInfo:
     value: int
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/types.go", "AttributeInfo", 107, 110, repo=SCHEDULER_PLUGINS)
 @dataclass
 class AttributeInfo:
     name: str
     value: str
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/types.go", "Zone", 59, 66, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Zone:
     name: str
@@ -74,6 +79,7 @@ class Zone:
     resources: list[ResourceInfo] = field(default_factory=list)
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/types.go", "NodeResourceTopology", 46, 55, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeResourceTopology:
     metadata: ObjectMeta
@@ -89,6 +95,7 @@ CANONICAL_PREFIX = "node-"
 _GO_ATOI = re.compile(r"^[+-]?[0-9]+$")
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/helper/numanode/numanode.go", "IDToName", 30, 35, repo=SCHEDULER_PLUGINS)
 def id_to_name(numa_id: int) -> str:
     """Upstream numanode.IDToName: NUMA cell 3 is zone "node-3"."""
     if numa_id < 0:
@@ -96,6 +103,7 @@ def id_to_name(numa_id: int) -> str:
     return f"{CANONICAL_PREFIX}{numa_id}"
 
 
+@ports("vendor/github.com/k8stopologyawareschedwg/noderesourcetopology-api/pkg/apis/topology/v1alpha2/helper/numanode/numanode.go", "NameToID", 39, 52, repo=SCHEDULER_PLUGINS)
 def name_to_id(node: str) -> int:
     """Upstream numanode.NameToID: the cell id of a zone named "node-X"; ValueError otherwise."""
     if not node.startswith(CANONICAL_PREFIX):
@@ -208,6 +216,7 @@ def _zone(f: _Fields, v: Any, path: str) -> Zone:
                 resources=resources)
 
 
+@plumbing("decodes a NodeResourceTopology from its raw mapping")
 def parse_node_resource_topology(raw: dict, file: str = "") -> NodeResourceTopology:
     """A NodeResourceTopology from its raw mapping (as ``kubectl get -o yaml`` shows it).
 

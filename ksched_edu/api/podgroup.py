@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .defaults import set_defaults_object_meta
 from .errors import ManifestError, invalid, required
 from .loader import _child, _object_meta, _Reader
@@ -40,6 +41,7 @@ POD_GROUP_FINISHED = "Finished"
 POD_GROUP_FAILED = "Failed"
 
 
+@ports("apis/scheduling/v1alpha1/types.go", "PodGroupSpec", 145, 160, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodGroupSpec:
     # The fewest members that must be placed together (0 when the manifest gave none).
@@ -50,6 +52,7 @@ class PodGroupSpec:
     schedule_timeout_seconds: Optional[int] = None
 
 
+@ports("apis/scheduling/v1alpha1/types.go", "PodGroupStatus", 163, 185, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodGroupStatus:
     phase: str = ""
@@ -60,6 +63,7 @@ class PodGroupStatus:
     schedule_start_time: Optional[float] = None
 
 
+@ports("apis/scheduling/v1alpha1/types.go", "PodGroup", 128, 142, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodGroup:
     kind = KIND
@@ -73,6 +77,7 @@ class PodGroup:
         return f"{self.metadata.namespace}/{self.metadata.name}"
 
 
+@plumbing("decodes a PodGroup from its raw mapping")
 def parse_pod_group(raw: Any, file: str = "") -> PodGroup:
     """A PodGroup from its raw mapping (as the loader keeps it), defaulted like the API server does.
 

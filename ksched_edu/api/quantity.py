@@ -32,6 +32,7 @@ import math
 from fractions import Fraction
 from typing import Optional, Union
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ..goint import MAX_INT64, MIN_INT64, div, fits64, rem, wrap64
 
 DECIMAL_EXPONENT = "DecimalExponent"  # e.g. 12e6
@@ -67,10 +68,12 @@ _MAX_POSITIVE_EXPONENT = 100_000
 _NANO_UNITS = 10**9  # parsed values are rounded up to a multiple of 1n
 
 
+@plumbing("Python exception carrying upstream's parse error text")
 class QuantityError(ValueError):
     """A string that is not a quantity; the message is upstream's error text."""
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "parseQuantityString", 158, 272, repo=SCHEDULER_PLUGINS)
 def parse_quantity_string(s: str) -> tuple[bool, str, str, str]:
     """Split ``s`` into (positive, numerator digits, denominator digits, suffix).
 
@@ -109,6 +112,7 @@ def parse_quantity_string(s: str) -> tuple[bool, str, str, str]:
     return positive, num, denom, s[suffix_start:]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/suffix.go", "(*suffixHandler).interpret", 180, 198, repo=SCHEDULER_PLUGINS)
 def interpret_suffix(suffix: str) -> tuple[int, int, str]:
     """(base, exponent, format) of a suffix; upstream suffixer.interpret."""
     if suffix in _SUFFIXES:
@@ -281,6 +285,7 @@ def _default_rep(amount: Fraction) -> Rep:
     return None
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "Quantity", 100, 111, repo=SCHEDULER_PLUGINS)
 class Quantity:
     """An exact, immutable resource amount.
 
@@ -343,31 +348,38 @@ class Quantity:
     # --- constructors (upstream NewQuantity, NewMilliQuantity, NewScaledQuantity) ---
 
     @classmethod
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "NewQuantity", 725, 730, repo=SCHEDULER_PLUGINS)
     def from_int(cls, value: int, format: str = DECIMAL_SI) -> "Quantity":
         return cls._make(Fraction(value), format, (False, value, 0))
 
     @classmethod
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "NewMilliQuantity", 736, 741, repo=SCHEDULER_PLUGINS)
     def from_milli(cls, value: int, format: str = DECIMAL_SI) -> "Quantity":
         return cls._make(Fraction(value, 1000), format, (False, value, MILLI))
 
     @classmethod
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "NewScaledQuantity", 745, 750, repo=SCHEDULER_PLUGINS)
     def from_scaled(cls, value: int, scale: int) -> "Quantity":
         return cls._make(Fraction(value) * Fraction(10) ** scale, DECIMAL_SI, (False, value, scale))
 
     @classmethod
+    @plumbing("the zero quantity, a Python convenience")
     def zero(cls) -> "Quantity":
         return cls._make(Fraction(0), DECIMAL_SI, (False, 0, 0))
 
     # --- reading the value ---
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).Value", 753, 755, repo=SCHEDULER_PLUGINS)
     def value(self) -> int:
         """The amount rounded up (away from zero) to an int64; upstream Value."""
         return self.scaled_value(0)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).MilliValue", 759, 761, repo=SCHEDULER_PLUGINS)
     def milli_value(self) -> int:
         """ceil(amount * 1000), away from zero, as an int64; upstream MilliValue."""
         return self.scaled_value(MILLI)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).ScaledValue", 767, 774, repo=SCHEDULER_PLUGINS)
     def scaled_value(self, scale: int) -> int:
         """ceil(amount / 10^scale), away from zero, as an int64; upstream ScaledValue.
 
@@ -385,15 +397,19 @@ class Quantity:
             return _negative_scale(unscaled, scale - exp)
         return _positive_scale(unscaled, exp - scale)[0]
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).AsApproximateFloat64", 464, 479, repo=SCHEDULER_PLUGINS)
     def as_approximate_float64(self) -> float:
         return float(self.amount)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).IsZero", 520, 525, repo=SCHEDULER_PLUGINS)
     def is_zero(self) -> bool:
         return self.amount == 0
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).Sign", 529, 534, repo=SCHEDULER_PLUGINS)
     def sign(self) -> int:
         return (self.amount > 0) - (self.amount < 0)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).Cmp", 607, 612, repo=SCHEDULER_PLUGINS)
     def cmp(self, other: "Quantity") -> int:
         """-1, 0 or 1 as upstream Cmp."""
         return (self.amount > other.amount) - (self.amount < other.amount)
@@ -535,11 +551,13 @@ def _parse(s: str) -> tuple[Fraction, str, tuple[bool, int, int]]:
     return (magnitude if positive else -magnitude), fmt, rep
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "ParseQuantity", 275, 389, repo=SCHEDULER_PLUGINS)
 def parse_quantity(value: Union[str, int, float]) -> Quantity:
     """Upstream ParseQuantity; raises :class:`QuantityError` with upstream's message."""
     return Quantity(value)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "MustParse", 136, 142, repo=SCHEDULER_PLUGINS)
 def must_parse(value: Union[str, int, float]) -> Quantity:
     """Upstream MustParse, for tests and constants."""
     return Quantity(value)

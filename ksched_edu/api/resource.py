@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..anchors import ports
 from .quantity import Quantity
 from .types import RESOURCE_CPU, RESOURCE_MEMORY, Container, Pod, ResourceList
 
@@ -40,6 +41,7 @@ def _is_restartable(c: Container) -> bool:
     return c.restart_policy == "Always"
 
 
+@ports("pkg/api/v1/resource/helpers.go", "PodRequests", 50, 130)
 def pod_requests(pod: Pod, container_fn: Optional[ContainerFn] = None,
                  exclude_overhead: bool = False,
                  non_missing_container_requests: Optional[ResourceList] = None) -> dict[str, Quantity]:
@@ -85,6 +87,7 @@ def _apply_non_missing(reqs: ResourceList, non_missing: Optional[ResourceList]) 
     return out
 
 
+@ports("pkg/scheduler/util/pod_resources.go", "GetRequestForResource", 51, 75)
 def get_request_for_resource(name: str, requests: ResourceList, non_zero: bool) -> Quantity:
     """Upstream GetRequestForResource: cpu/memory fall back to the defaults when non_zero."""
     if name == RESOURCE_CPU:
@@ -96,6 +99,7 @@ def get_request_for_resource(name: str, requests: ResourceList, non_zero: bool) 
     return requests.get(name, Quantity.zero())
 
 
+@ports("pkg/scheduler/util/pod_resources.go", "GetNonzeroRequests", 41, 46)
 def get_nonzero_requests(requests: ResourceList) -> tuple[int, int]:
     """Upstream GetNonzeroRequests: (milli CPU, memory bytes) with the defaults applied."""
     cpu = get_request_for_resource(RESOURCE_CPU, requests, True)

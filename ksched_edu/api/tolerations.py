@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Optional, Sequence
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 from .nodeaffinity import NodeAffinityParseError, new_lazy_error_node_selector
 from .types import Node, NodeSelector, Pod, Taint, Toleration
 
@@ -28,6 +29,7 @@ TaintsFilterFunc = Callable[[Taint], bool]
 # --- core/v1 toleration.go -------------------------------------------------------
 
 
+@ports("vendor/k8s.io/api/core/v1/toleration.go", "(*Toleration).MatchToleration", 22, 27, repo=SCHEDULER_PLUGINS)
 def toleration_match_toleration(t: Toleration, other: Toleration) -> bool:
     """Two tolerations are the same when key, effect, operator and value agree."""
     return (
@@ -38,6 +40,7 @@ def toleration_match_toleration(t: Toleration, other: Toleration) -> bool:
     )
 
 
+@ports("vendor/k8s.io/api/core/v1/toleration.go", "(*Toleration).ToleratesTaint", 38, 57, repo=SCHEDULER_PLUGINS)
 def toleration_tolerates_taint(t: Toleration, taint: Taint) -> bool:
     """Whether toleration ``t`` tolerates ``taint``.
 
@@ -59,11 +62,13 @@ def toleration_tolerates_taint(t: Toleration, taint: Taint) -> bool:
 # --- core/v1 taint.go ------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/api/core/v1/taint.go", "(*Taint).MatchTaint", 23, 25, repo=SCHEDULER_PLUGINS)
 def taint_match_taint(t: Taint, other: Taint) -> bool:
     """Taints are unique by key and effect."""
     return t.key == other.key and t.effect == other.effect
 
 
+@ports("vendor/k8s.io/api/core/v1/taint.go", "(*Taint).ToString", 28, 39, repo=SCHEDULER_PLUGINS)
 def taint_to_string(t: Taint) -> str:
     """``key=value:effect``, ``key=value:``, ``key:effect`` or ``key``."""
     if not t.effect:
@@ -78,6 +83,7 @@ def taint_to_string(t: Taint) -> str:
 # --- component-helpers scheduling/corev1/helpers.go ------------------------------
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "PodPriority", 27, 35, repo=SCHEDULER_PLUGINS)
 def pod_priority(pod: Pod) -> int:
     """The pod's priority; a pod without one has the static default 0."""
     if pod.spec.priority is not None:
@@ -85,11 +91,13 @@ def pod_priority(pod: Pod) -> int:
     return 0
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "TolerationsTolerateTaint", 63, 70, repo=SCHEDULER_PLUGINS)
 def tolerations_tolerate_taint(tolerations: Iterable[Toleration], taint: Taint) -> bool:
     """Whether any toleration in the list tolerates ``taint``."""
     return any(toleration_tolerates_taint(t, taint) for t in tolerations)
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "getFilteredTaints", 89, 101, repo=SCHEDULER_PLUGINS)
 def get_filtered_taints(
     taints: Sequence[Taint], inclusion_filter: Optional[TaintsFilterFunc]
 ) -> list[Taint]:
@@ -99,6 +107,7 @@ def get_filtered_taints(
     return [taint for taint in taints if inclusion_filter(taint)]
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "FindMatchingUntoleratedTaint", 78, 86, repo=SCHEDULER_PLUGINS)
 def find_matching_untolerated_taint(
     taints: Sequence[Taint],
     tolerations: Sequence[Toleration],
@@ -111,6 +120,7 @@ def find_matching_untolerated_taint(
     return None
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "MatchNodeSelectorTerms", 39, 47, repo=SCHEDULER_PLUGINS)
 def match_node_selector_terms(
     node: Optional[Node], node_selector: NodeSelector
 ) -> tuple[bool, Optional[NodeAffinityParseError]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .quantity import Quantity
 
 ResourceList = dict[str, Quantity]
@@ -36,6 +37,7 @@ PREEMPT_LOWER_PRIORITY = "PreemptLowerPriority"
 PREEMPT_NEVER = "Never"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/types.go", "OwnerReference", 295, 320, repo=SCHEDULER_PLUGINS)
 @dataclass
 class OwnerReference:
     api_version: str = ""
@@ -45,6 +47,7 @@ class OwnerReference:
     controller: bool = False
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/types.go", "ObjectMeta", 111, 276, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ObjectMeta:
     name: str = ""
@@ -62,6 +65,7 @@ class ObjectMeta:
 # --- selectors -----------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/types.go", "LabelSelectorRequirement", 1256, 1269, repo=SCHEDULER_PLUGINS)
 @dataclass
 class LabelSelectorRequirement:
     key: str
@@ -69,12 +73,14 @@ class LabelSelectorRequirement:
     values: list[str] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/types.go", "LabelSelector", 1242, 1252, repo=SCHEDULER_PLUGINS)
 @dataclass
 class LabelSelector:
     match_labels: dict[str, str] = field(default_factory=dict)
     match_expressions: list[LabelSelectorRequirement] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeSelectorRequirement", 3238, 3252, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeSelectorRequirement:
     key: str
@@ -82,29 +88,34 @@ class NodeSelectorRequirement:
     values: list[str] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeSelectorTerm", 3225, 3234, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeSelectorTerm:
     match_expressions: list[NodeSelectorRequirement] = field(default_factory=list)
     match_fields: list[NodeSelectorRequirement] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeSelector", 3215, 3219, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeSelector:
     node_selector_terms: list[NodeSelectorTerm] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PreferredSchedulingTerm", 3481, 3486, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PreferredSchedulingTerm:
     weight: int
     preference: NodeSelectorTerm
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeAffinity", 3448, 3477, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeAffinity:
     required: Optional[NodeSelector] = None  # requiredDuringSchedulingIgnoredDuringExecution
     preferred: list[PreferredSchedulingTerm] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PodAffinityTerm", 3396, 3445, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodAffinityTerm:
     topology_key: str
@@ -115,18 +126,21 @@ class PodAffinityTerm:
     mismatch_label_keys: list[str] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "WeightedPodAffinityTerm", 3382, 3388, repo=SCHEDULER_PLUGINS)
 @dataclass
 class WeightedPodAffinityTerm:
     weight: int
     pod_affinity_term: PodAffinityTerm
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PodAffinity", 3308, 3342, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodAffinity:
     required: list[PodAffinityTerm] = field(default_factory=list)
     preferred: list[WeightedPodAffinityTerm] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Affinity", 3295, 3305, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Affinity:
     node_affinity: Optional[NodeAffinity] = None
@@ -134,6 +148,7 @@ class Affinity:
     pod_anti_affinity: Optional[PodAffinity] = None
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Toleration", 3532, 3557, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Toleration:
     key: str = ""
@@ -143,6 +158,7 @@ class Toleration:
     toleration_seconds: Optional[int] = None
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Taint", 3490, 3504, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Taint:
     key: str
@@ -150,6 +166,7 @@ class Taint:
     value: str = ""
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "TopologySpreadConstraint", 3989, 4105, repo=SCHEDULER_PLUGINS)
 @dataclass
 class TopologySpreadConstraint:
     max_skew: int
@@ -165,12 +182,14 @@ class TopologySpreadConstraint:
 # --- pods ------------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "ResourceRequirements", 2581, 2605, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ResourceRequirements:
     requests: ResourceList = field(default_factory=dict)
     limits: ResourceList = field(default_factory=dict)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "ContainerPort", 2126, 2149, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ContainerPort:
     container_port: int
@@ -179,6 +198,7 @@ class ContainerPort:
     host_ip: str = ""
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Container", 2642, 2832, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Container:
     name: str
@@ -189,6 +209,7 @@ class Container:
     restart_policy: Optional[str] = None
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PodCondition", 3106, 3126, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodCondition:
     type: str
@@ -197,6 +218,7 @@ class PodCondition:
     message: str = ""
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PodSpec", 3575, 3884, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodSpec:
     containers: list[Container] = field(default_factory=list)
@@ -216,6 +238,7 @@ class PodSpec:
     volumes: list[dict[str, Any]] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "PodStatus", 4544, 4663, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodStatus:
     phase: str = ""
@@ -224,6 +247,7 @@ class PodStatus:
     start_time: Optional[float] = None
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Pod", 4689, 4708, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Pod:
     metadata: ObjectMeta
@@ -256,18 +280,21 @@ class Pod:
 # --- nodes -----------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "ContainerImage", 5984, 5993, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ContainerImage:
     names: list[str] = field(default_factory=list)
     size_bytes: int = 0
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeSpec", 5677, 5710, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeSpec:
     unschedulable: bool = False
     taints: list[Taint] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "NodeStatus", 5871, 5936, repo=SCHEDULER_PLUGINS)
 @dataclass
 class NodeStatus:
     capacity: ResourceList = field(default_factory=dict)
@@ -275,6 +302,7 @@ class NodeStatus:
     images: list[ContainerImage] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Node", 6134, 6152, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Node:
     metadata: ObjectMeta
@@ -294,6 +322,7 @@ class Node:
 # --- the other kinds the scheduler reads ---------------------------------------------
 
 
+@ports("vendor/k8s.io/api/scheduling/v1/types.go", "PriorityClass", 30, 59, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PriorityClass:
     metadata: ObjectMeta
@@ -303,6 +332,7 @@ class PriorityClass:
     kind = "PriorityClass"
 
 
+@ports("vendor/k8s.io/api/policy/v1/types.go", "PodDisruptionBudgetSpec", 28, 78, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodDisruptionBudgetSpec:
     selector: Optional[LabelSelector] = None
@@ -310,6 +340,7 @@ class PodDisruptionBudgetSpec:
     max_unavailable: Optional[int | str] = None
 
 
+@ports("vendor/k8s.io/api/policy/v1/types.go", "PodDisruptionBudgetStatus", 102, 153, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodDisruptionBudgetStatus:
     disruptions_allowed: int = 0
@@ -320,6 +351,7 @@ class PodDisruptionBudgetStatus:
     disrupted_pods: dict[str, float] = field(default_factory=dict)
 
 
+@ports("vendor/k8s.io/api/policy/v1/types.go", "PodDisruptionBudget", 175, 188, repo=SCHEDULER_PLUGINS)
 @dataclass
 class PodDisruptionBudget:
     metadata: ObjectMeta
@@ -328,6 +360,7 @@ class PodDisruptionBudget:
     kind = "PodDisruptionBudget"
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "Service", 5444, 5462, repo=SCHEDULER_PLUGINS)
 @dataclass
 class Service:
     """A v1 Service; PodTopologySpread's system default constraints select by it."""
@@ -337,6 +370,7 @@ class Service:
     kind = "Service"
 
 
+@ports("vendor/k8s.io/api/apps/v1/types.go", "ReplicaSet", 801, 823, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ReplicaSet:
     metadata: ObjectMeta
@@ -344,6 +378,7 @@ class ReplicaSet:
     kind = "ReplicaSet"
 
 
+@ports("vendor/k8s.io/api/apps/v1/types.go", "StatefulSet", 48, 63, repo=SCHEDULER_PLUGINS)
 @dataclass
 class StatefulSet:
     metadata: ObjectMeta
@@ -351,6 +386,7 @@ class StatefulSet:
     kind = "StatefulSet"
 
 
+@ports("vendor/k8s.io/api/core/v1/types.go", "ReplicationController", 4872, 4893, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ReplicationController:
     metadata: ObjectMeta
@@ -358,6 +394,7 @@ class ReplicationController:
     kind = "ReplicationController"
 
 
+@plumbing("every object of a manifest set, by kind")
 @dataclass
 class Cluster:
     """Every object a manifest set holds, by kind, in file order."""

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ..api.types import (LabelSelector, LabelSelectorRequirement, NodeAffinity, NodeSelector,
                          NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm,
                          TopologySpreadConstraint)
@@ -51,6 +52,7 @@ REGISTERED_KINDS = {KIND} | {name + "Args" for name in ARGS_TYPES}
 _MAX_STRICT_ERRORS = 100
 
 
+@plumbing("the error an undecodable file raises, carrying kube-scheduler's message")
 class DecodeError(ValueError):
     """The file could not be decoded; ``str()`` is kube-scheduler's message."""
 
@@ -58,12 +60,14 @@ class DecodeError(ValueError):
 # --- the schema of the v1 types ----------------------------------------------------
 
 
+@plumbing("describes a Go type to the decoder, in place of Go's reflection")
 class T:
     """A Go type as the decoder needs it: its printed name, and how to decode into it."""
 
     go: str = ""
 
 
+@plumbing("describes a Go scalar type to the decoder")
 @dataclass(frozen=True)
 class Scalar(T):
     kind: str  # int32 int64 float32 bool string duration bytes raw
@@ -75,6 +79,7 @@ class Scalar(T):
                                             "raw": "runtime.RawExtension"}.get(self.kind, self.kind))
 
 
+@plumbing("describes a Go pointer type to the decoder")
 @dataclass(frozen=True)
 class Ptr(T):
     elem: T
@@ -84,6 +89,7 @@ class Ptr(T):
         return self.elem.go  # Go reports the type pointed to
 
 
+@plumbing("describes a Go slice type to the decoder")
 @dataclass(frozen=True)
 class Slice(T):
     elem: T
@@ -94,11 +100,13 @@ class Slice(T):
         return "[]" + self.elem.go
 
 
+@plumbing("describes a Go map[string] type to the decoder")
 @dataclass(frozen=True)
 class StringMap(T):
     go: str = "map[string]string"
 
 
+@plumbing("describes a Go struct field and its JSON name to the decoder")
 @dataclass(frozen=True)
 class F:
     json: str
@@ -106,6 +114,7 @@ class F:
     type: T
 
 
+@plumbing("describes a Go struct type to the decoder")
 class Struct(T):
     def __init__(self, go: str, factory: Callable[[], Any], fields: list[F]) -> None:
         self.go = go
@@ -447,6 +456,7 @@ _UNITS = {"ns": 1, "us": 1_000, "µs": 1_000, "μs": 1_000, "ms": 1_000_000,
           "s": 1_000_000_000, "m": 60_000_000_000, "h": 3_600_000_000_000}
 
 
+@plumbing("Go's time.ParseDuration, from the Go standard library")
 def parse_duration(s: str) -> int:
     """time.ParseDuration, in nanoseconds; raises _Abort with Go's message."""
     orig = s
@@ -480,6 +490,7 @@ _FIND_KIND_TYPE = ('struct { APIVersion string "json:\\"apiVersion,omitempty\\""
                    'Kind string "json:\\"kind,omitempty\\"" }')
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/runtime/serializer/json/meta.go", "(SimpleMetaFactory).Interpret", 48, 63, repo=SCHEDULER_PLUGINS)
 def interpret(value: Any) -> tuple[str, str, str]:
     """SimpleMetaFactory.Interpret: (group, version, kind) of a decoded document."""
     if value is None:
@@ -500,6 +511,7 @@ def interpret(value: Any) -> tuple[str, str, str]:
     return group, version, found["kind"]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/runtime/schema/group_version.go", "ParseGroupVersion", 211, 227, repo=SCHEDULER_PLUGINS)
 def parse_group_version(gv: str) -> tuple[str, str]:
     if gv in ("", "/"):
         return "", ""
@@ -516,6 +528,7 @@ def _group_version(group: str, version: str) -> str:
     return f"{group}/{version}" if group else version
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/runtime/error.go", "(*notRegisteredErr).Error", 50, 69, repo=SCHEDULER_PLUGINS)
 def not_registered(group: str, version: str, kind: str) -> DecodeError:
     if version == "__internal":
         return DecodeError(f"no kind {go_quote(kind)} is registered for the internal version of "
@@ -532,6 +545,7 @@ def _strict_message(errors: list[str]) -> str:
 # --- the whole document -----------------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/runtime/serializer/json/json.go", "(*Serializer).Decode", 135, 213, repo=SCHEDULER_PLUGINS)
 def decode_configuration(text: str) -> KubeSchedulerConfiguration:
     """Decode a KubeSchedulerConfiguration file as kube-scheduler's UniversalDecoder does.
 
@@ -582,6 +596,7 @@ def _set_plugin_weights(plugins: Plugins) -> None:
                 p.weight = 0
 
 
+@ports("vendor/k8s.io/kube-scheduler/config/v1/types.go", "(*KubeSchedulerConfiguration).DecodeNestedObjects", 101, 121, repo=SCHEDULER_PLUGINS)
 def decode_nested_objects(cfg: KubeSchedulerConfiguration) -> list[str]:
     """KubeSchedulerConfiguration.DecodeNestedObjects: decode each in-tree plugin's args.
 
@@ -601,6 +616,7 @@ def decode_nested_objects(cfg: KubeSchedulerConfiguration) -> list[str]:
     return strict
 
 
+@ports("vendor/k8s.io/kube-scheduler/config/v1/types.go", "(*PluginConfig).decodeNestedObjects", 270, 292, repo=SCHEDULER_PLUGINS)
 def _decode_plugin_args(pc: PluginConfig) -> list[str]:
     want_kind = pc.name + "Args"
     if want_kind not in ARGS_SCHEMAS:

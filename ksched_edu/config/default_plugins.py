@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 from typing import Mapping, Optional
 
+from ..anchors import ports
 from . import features
 from .types import POINT_ATTRS, Plugin, Plugins, PluginSet
 
@@ -45,6 +46,7 @@ DEFAULT_MULTI_POINT: tuple[tuple[str, int], ...] = (
 )
 
 
+@ports("pkg/scheduler/apis/config/v1/default_plugins.go", "getDefaultPlugins", 30, 61)
 def get_default_plugins(gates: Optional[Mapping[str, bool]] = None) -> Plugins:
     """The default set of plugins, after the feature gates are applied."""
     plugins = Plugins(multi_point=PluginSet(
@@ -53,6 +55,7 @@ def get_default_plugins(gates: Optional[Mapping[str, bool]] = None) -> Plugins:
     return plugins
 
 
+@ports("pkg/scheduler/apis/config/v1/default_plugins.go", "applyFeatureGates", 63, 81)
 def apply_feature_gates(plugins: Plugins, gates: Optional[Mapping[str, bool]] = None) -> None:
     if features.enabled(features.DYNAMIC_RESOURCE_ALLOCATION, gates):
         # DynamicResources goes just before DefaultPreemption: freeing an idle
@@ -64,6 +67,7 @@ def apply_feature_gates(plugins: Plugins, gates: Optional[Mapping[str, bool]] = 
                 break
 
 
+@ports("pkg/scheduler/apis/config/v1/default_plugins.go", "mergePlugins", 84, 103)
 def merge_plugins(default_plugins: Plugins, custom_plugins: Optional[Plugins]) -> Plugins:
     """Merge a profile's plugins into the defaults, extension point by extension point."""
     if custom_plugins is None:
@@ -76,6 +80,7 @@ def merge_plugins(default_plugins: Plugins, custom_plugins: Optional[Plugins]) -
     return default_plugins
 
 
+@ports("pkg/scheduler/apis/config/v1/default_plugins.go", "mergePluginSet", 110, 160)
 def merge_plugin_set(default_set: PluginSet, custom_set: PluginSet) -> PluginSet:
     disabled_names: set[str] = set()
     disabled: list[Plugin] = []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from . import features
 from .default_plugins import get_default_plugins, merge_plugins
 from .gofmt import Duration
@@ -33,10 +34,12 @@ SCHEDULER_DEFAULT_LOCK_OBJECT_NAME = "kube-scheduler"
 _SECOND = 1_000_000_000
 
 
+@plumbing("a fresh copy of the defaultResourceSpec variable")
 def default_resource_spec() -> list[ResourceSpec]:
     return [ResourceSpec("cpu", 1), ResourceSpec("memory", 1)]
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "pluginsNames", 41, 67)
 def plugins_names(p: Optional[Plugins]) -> list[str]:
     """Sorted names enabled at any extension point, MultiPoint included."""
     if p is None:
@@ -46,6 +49,7 @@ def plugins_names(p: Optional[Plugins]) -> list[str]:
     return sorted({pl.name for ps in points for pl in ps.enabled})
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "setDefaults_KubeSchedulerProfile", 69, 102)
 def set_defaults_kube_scheduler_profile(prof: KubeSchedulerProfile,
                                         gates: Optional[Mapping[str, bool]] = None) -> None:
     prof.plugins = merge_plugins(get_default_plugins(gates), prof.plugins)
@@ -64,6 +68,7 @@ def set_defaults_kube_scheduler_profile(prof: KubeSchedulerProfile,
         prof.plugin_config.append(PluginConfig(name=name, args=args))
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_KubeSchedulerConfiguration", 105, 174)
 def set_defaults_kube_scheduler_configuration(obj: KubeSchedulerConfiguration,
                                               gates: Optional[Mapping[str, bool]] = None) -> None:
     if obj.parallelism is None:
@@ -105,6 +110,7 @@ def set_defaults_kube_scheduler_configuration(obj: KubeSchedulerConfiguration,
         obj.enable_contention_profiling = True
 
 
+@ports("vendor/k8s.io/component-base/config/v1alpha1/defaults.go", "RecommendedDefaultLeaderElectionConfiguration", 35, 54, repo=SCHEDULER_PLUGINS)
 def recommended_default_leader_election_configuration(obj: LeaderElectionConfiguration) -> None:
     """component-base config/v1alpha1 RecommendedDefaultLeaderElectionConfiguration."""
     if obj.lease_duration == Duration():
@@ -122,6 +128,7 @@ def recommended_default_leader_election_configuration(obj: LeaderElectionConfigu
 # --- plugin args ---------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_DefaultPreemptionArgs", 176, 183)
 def set_defaults_default_preemption_args(obj: DefaultPreemptionArgs) -> None:
     if obj.min_candidate_nodes_percentage is None:
         obj.min_candidate_nodes_percentage = 10
@@ -129,11 +136,13 @@ def set_defaults_default_preemption_args(obj: DefaultPreemptionArgs) -> None:
         obj.min_candidate_nodes_absolute = 100
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_InterPodAffinityArgs", 185, 189)
 def set_defaults_inter_pod_affinity_args(obj: InterPodAffinityArgs) -> None:
     if obj.hard_pod_affinity_weight is None:
         obj.hard_pod_affinity_weight = 1
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_VolumeBindingArgs", 191, 207)
 def set_defaults_volume_binding_args(obj: VolumeBindingArgs,
                                      gates: Optional[Mapping[str, bool]] = None) -> None:
     if obj.bind_timeout_seconds is None:
@@ -143,6 +152,7 @@ def set_defaults_volume_binding_args(obj: VolumeBindingArgs,
                      UtilizationShapePoint(100, MAX_CUSTOM_PRIORITY_SCORE)]
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_NodeResourcesBalancedAllocationArgs", 209, 220)
 def set_defaults_node_resources_balanced_allocation_args(
         obj: NodeResourcesBalancedAllocationArgs) -> None:
     if not obj.resources:
@@ -154,11 +164,13 @@ def set_defaults_node_resources_balanced_allocation_args(
             r.weight = 1
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_PodTopologySpreadArgs", 222, 226)
 def set_defaults_pod_topology_spread_args(obj: PodTopologySpreadArgs) -> None:
     if obj.defaulting_type == "":
         obj.defaulting_type = SYSTEM_DEFAULTING
 
 
+@ports("pkg/scheduler/apis/config/v1/defaults.go", "SetDefaults_NodeResourcesFitArgs", 228, 244)
 def set_defaults_node_resources_fit_args(obj: NodeResourcesFitArgs) -> None:
     if obj.scoring_strategy is None:
         obj.scoring_strategy = ScoringStrategy(type=LEAST_ALLOCATED,
@@ -170,6 +182,7 @@ def set_defaults_node_resources_fit_args(obj: NodeResourcesFitArgs) -> None:
             r.weight = 1
 
 
+@ports("pkg/scheduler/apis/config/v1/zz_generated.defaults.go", "RegisterDefaults", 32, 45)
 def default_plugin_args(args: object, gates: Optional[Mapping[str, bool]] = None) -> None:
     """The scheme's Default(args): run the defaulter registered for the args' type."""
     if isinstance(args, DefaultPreemptionArgs):

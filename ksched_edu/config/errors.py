@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 
+
+@ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "aggregate", 66, 66, repo=SCHEDULER_PLUGINS)
 class Aggregate(Exception):
     """Several errors reported as one (upstream ``utilerrors.Aggregate``)."""
 
@@ -20,6 +23,7 @@ class Aggregate(Exception):
         super().__init__()
         self.errors = list(errors)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "(aggregate).visit", 103, 124, repo=SCHEDULER_PLUGINS)
     def _visit(self) -> Iterable[BaseException]:
         # upstream: aggregate.visit walks nested aggregates depth first.
         for err in self.errors:
@@ -28,6 +32,7 @@ class Aggregate(Exception):
             else:
                 yield err
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "(aggregate).Error", 69, 95, repo=SCHEDULER_PLUGINS)
     def __str__(self) -> str:
         if not self.errors:
             return ""
@@ -43,6 +48,7 @@ class Aggregate(Exception):
         return "[" + ", ".join(seen) + "]"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "NewAggregate", 46, 61, repo=SCHEDULER_PLUGINS)
 def new_aggregate(errs: Iterable[Optional[BaseException]]) -> Optional[Aggregate]:
     """Upstream NewAggregate: nil entries dropped, nil when nothing is left."""
     kept = [e for e in errs if e is not None]
@@ -51,6 +57,7 @@ def new_aggregate(errs: Iterable[Optional[BaseException]]) -> Optional[Aggregate
     return Aggregate(kept)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "Flatten", 181, 199, repo=SCHEDULER_PLUGINS)
 def flatten(agg: Optional[Aggregate]) -> Optional[Aggregate]:
     """Upstream Flatten: nested aggregates become one flat aggregate."""
     if agg is None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
+
 DYNAMIC_RESOURCE_ALLOCATION = "DynamicResourceAllocation"
 VOLUME_CAPACITY_PRIORITY = "VolumeCapacityPriority"
 
@@ -23,6 +25,7 @@ DEFAULT_FEATURE_GATES: Mapping[str, bool] = {
 }
 
 
+@ports("vendor/k8s.io/component-base/featuregate/feature_gate.go", "(*featureGate).Enabled", 346, 355, repo=SCHEDULER_PLUGINS)
 def enabled(name: str, gates: Optional[Mapping[str, bool]] = None) -> bool:
     """Whether a gate is on: ``gates`` overrides the v1.30 defaults."""
     if gates is not None and name in gates:

@@ -17,12 +17,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 from . import gofmt
 from .errors import Aggregate, new_aggregate
 
 # --- path.go ---------------------------------------------------------------
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "Path", 49, 53, repo=SCHEDULER_PLUGINS)
 class Path:
     """One step of a field path: a name, or a subscript of its parent."""
 
@@ -34,23 +36,28 @@ class Path:
         self.subscript = subscript  # upstream: Path.index
         self.parent = parent
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Root", 65, 70, repo=SCHEDULER_PLUGINS)
     def root(self) -> "Path":
         p = self
         while p.parent is not None:
             p = p.parent
         return p
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Child", 73, 77, repo=SCHEDULER_PLUGINS)
     def child(self, name: str, *more: str) -> "Path":
         r = new_path(name, *more)
         r.root().parent = self
         return r
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Index", 81, 83, repo=SCHEDULER_PLUGINS)
     def index(self, i: int) -> "Path":
         return Path(subscript=str(i), parent=self)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Key", 87, 89, repo=SCHEDULER_PLUGINS)
     def key(self, k: str) -> "Path":
         return Path(subscript=k, parent=self)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).String", 92, 117, repo=SCHEDULER_PLUGINS)
     def __str__(self) -> str:
         elems: list[Path] = []
         p: Optional[Path] = self
@@ -68,6 +75,7 @@ class Path:
         return f"Path({str(self)!r})"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "NewPath", 56, 62, repo=SCHEDULER_PLUGINS)
 def new_path(name: str, *more: str) -> Path:
     r = Path(name=name)
     for another in more:
@@ -75,6 +83,7 @@ def new_path(name: str, *more: str) -> Path:
     return r
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Child", 73, 77, repo=SCHEDULER_PLUGINS)
 def child(path: Optional[Path], name: str, *more: str) -> Path:
     """``path.Child(...)`` that also works on a nil path, as Go's does."""
     if path is None:
@@ -82,11 +91,13 @@ def child(path: Optional[Path], name: str, *more: str) -> Path:
     return path.child(name, *more)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).Index", 81, 83, repo=SCHEDULER_PLUGINS)
 def index(path: Optional[Path], i: int) -> Path:
     """``path.Index(i)`` that also works on a nil path."""
     return Path(subscript=str(i), parent=path)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/path.go", "(*Path).String", 92, 117, repo=SCHEDULER_PLUGINS)
 def path_string(path: Optional[Path]) -> str:
     return "<nil>" if path is None else str(path)
 
@@ -127,10 +138,12 @@ _TYPE_STRINGS = {
 OMIT_VALUE = object()
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(ErrorType).String", 143, 168, repo=SCHEDULER_PLUGINS)
 def error_type_string(t: str) -> str:
     return _TYPE_STRINGS[t]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Error", 31, 36, repo=SCHEDULER_PLUGINS)
 @dataclass
 class FieldError(Exception):
     """Upstream ``field.Error``: what is wrong with which field."""
@@ -143,6 +156,7 @@ class FieldError(Exception):
     def __post_init__(self) -> None:
         Exception.__init__(self)
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(*Error).ErrorBody", 51, 97, repo=SCHEDULER_PLUGINS)
     def error_body(self) -> str:
         t = self.type
         if t in (ERROR_TYPE_REQUIRED, ERROR_TYPE_FORBIDDEN, ERROR_TYPE_TOO_LONG,
@@ -154,6 +168,7 @@ class FieldError(Exception):
             s += f": {self.detail}"
         return s
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(*Error).Error", 41, 43, repo=SCHEDULER_PLUGINS)
     def __str__(self) -> str:
         return f"{self.field}: {self.error_body()}"
 
@@ -161,26 +176,32 @@ class FieldError(Exception):
         return id(self)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Required", 184, 186, repo=SCHEDULER_PLUGINS)
 def required(path: Optional[Path], detail: str) -> FieldError:
     return FieldError(ERROR_TYPE_REQUIRED, path_string(path), "", detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Invalid", 196, 198, repo=SCHEDULER_PLUGINS)
 def invalid(path: Optional[Path], value: Any, detail: str) -> FieldError:
     return FieldError(ERROR_TYPE_INVALID, path_string(path), value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Duplicate", 190, 192, repo=SCHEDULER_PLUGINS)
 def duplicate(path: Optional[Path], value: Any) -> FieldError:
     return FieldError(ERROR_TYPE_DUPLICATE, path_string(path), value, "")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "NotFound", 177, 179, repo=SCHEDULER_PLUGINS)
 def not_found(path: Optional[Path], value: Any) -> FieldError:
     return FieldError(ERROR_TYPE_NOT_FOUND, path_string(path), value, "")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Forbidden", 219, 221, repo=SCHEDULER_PLUGINS)
 def forbidden(path: Optional[Path], detail: str) -> FieldError:
     return FieldError(ERROR_TYPE_FORBIDDEN, path_string(path), "", detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "NotSupported", 203, 213, repo=SCHEDULER_PLUGINS)
 def not_supported(path: Optional[Path], value: Any, valid_values: Iterable[str]) -> FieldError:
     valid = list(valid_values)
     detail = ""
@@ -189,14 +210,17 @@ def not_supported(path: Optional[Path], value: Any, valid_values: Iterable[str])
     return FieldError(ERROR_TYPE_NOT_SUPPORTED, path_string(path), value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "TypeInvalid", 171, 173, repo=SCHEDULER_PLUGINS)
 def type_invalid(path: Optional[Path], value: Any, detail: str) -> FieldError:
     return FieldError(ERROR_TYPE_TYPE_INVALID, path_string(path), value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "InternalError", 270, 272, repo=SCHEDULER_PLUGINS)
 def internal_error(path: Optional[Path], err: BaseException) -> FieldError:
     return FieldError(ERROR_TYPE_INTERNAL, path_string(path), None, str(err))
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(ErrorList).ToAggregate", 291, 306, repo=SCHEDULER_PLUGINS)
 def to_aggregate(errs: Iterable[BaseException]) -> Optional[Aggregate]:
     """Upstream ErrorList.ToAggregate: repeated messages kept once, nil if empty."""
     kept: list[BaseException] = []
@@ -210,6 +234,7 @@ def to_aggregate(errs: Iterable[BaseException]) -> Optional[Aggregate]:
     return new_aggregate(kept)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/errors/errors.go", "Flatten", 181, 199, repo=SCHEDULER_PLUGINS)
 def flatten_errors(errs: Iterable[Optional[BaseException]]) -> list[BaseException]:
     """Nested aggregates lifted into one list (what Flatten(NewAggregate(..)) keeps)."""
     out: list[BaseException] = []

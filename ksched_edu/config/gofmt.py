@@ -20,9 +20,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
+
 FAKE_POINTER = "0xc000010000"
 
 
+@plumbing("tags a Python value with the Go type it stands for, for printing")
 @dataclass(frozen=True)
 class GoValue:
     """A Python value with the Go type it stands for (``"[]string"``, ``"config.ScoringStrategyType"``)."""
@@ -42,6 +45,7 @@ _BY_CLASS: dict[type, _GoStruct] = {}
 _INTERFACES = {"runtime.Object", "interface {}"}
 
 
+@plumbing("records how a class prints as a Go struct")
 def register_go_struct(cls: type, go_type: str,
                        fields: list[tuple[str, str, Union[str, Callable[[Any], Any]]]]) -> None:
     """Tell the formatter that instances of ``cls`` print as Go struct ``go_type``.
@@ -51,6 +55,7 @@ def register_go_struct(cls: type, go_type: str,
     _BY_CLASS[cls] = _GoStruct(go_type, tuple(fields))
 
 
+@plumbing("the Go type name of a Python value, for printing")
 def go_type_of(value: Any) -> str:
     if isinstance(value, GoValue):
         return value.go_type
@@ -95,6 +100,7 @@ def _shortest_digits(f: float) -> tuple[str, int]:
     return digits, dp
 
 
+@plumbing("Go's strconv 'g' formatting, from the Go standard library")
 def format_float_g(f: float) -> str:
     """Go ``%v`` of a float64 (strconv 'g' with the shortest precision)."""
     if math.isnan(f):
@@ -134,6 +140,7 @@ def _fmt_frac(v: int, prec: int) -> tuple[str, int]:
     return frac, v
 
 
+@plumbing("Go's time.Duration.String, from the Go standard library")
 def format_duration(ns: int) -> str:
     """time.Duration(ns).String(): ``"1h2m3.5s"``, ``"1.5ms"``, ``"0s"``."""
     if ns == 0:
@@ -161,12 +168,14 @@ def format_duration(ns: int) -> str:
     return ("-" + s) if neg else s
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/duration.go", "Duration", 27, 29, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class Duration:
     """metav1.Duration: nanoseconds that print as Go prints a time.Duration."""
 
     nanoseconds: int = 0
 
+    @plumbing("Go's time.Duration.String, from the Go standard library")
     def go_string(self) -> str:  # fmt.Stringer
         return format_duration(self.nanoseconds)
 
@@ -177,6 +186,7 @@ class Duration:
 # --- encoding/json.Marshal ------------------------------------------------------
 
 
+@plumbing("how Go's encoding/json writes a float64, from the Go standard library")
 def go_json_float(f: float) -> str:
     """How encoding/json writes a float64 (``2.0`` -> ``2``, ``1e21`` -> ``1e+21``)."""
     if f == 0:
@@ -216,6 +226,7 @@ def _go_json_string(s: str) -> str:
     return "".join(out)
 
 
+@plumbing("Go's encoding/json.Marshal, from the Go standard library")
 def go_json(value: Any) -> str:
     """encoding/json.Marshal of a decoded YAML/JSON value: compact, keys sorted."""
     if value is None:
@@ -247,6 +258,7 @@ def _unknown_literal(raw: dict) -> str:
 # --- %#v -------------------------------------------------------------------------
 
 
+@plumbing("Go's fmt %#v verb, from the Go standard library")
 def sharp_v(value: Any, go_type: Optional[str] = None) -> str:
     """Go's ``fmt.Sprintf("%#v", value)``."""
     if isinstance(value, GoValue):
@@ -322,6 +334,7 @@ def _split_map(t: str) -> tuple[str, str]:
     raise ValueError(t)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(*Error).ErrorBody", 51, 97, repo=SCHEDULER_PLUGINS)
 def error_value(value: Any) -> str:
     """How field.Error's ErrorBody prints a bad value (after dereferencing a pointer)."""
     go_type = None

@@ -16,12 +16,14 @@ from __future__ import annotations
 import os
 from typing import Mapping, Optional
 
+from ..anchors import plumbing, ports
 from .decode import DecodeError, decode_configuration
 from .defaults import set_defaults_kube_scheduler_configuration
 from .types import SCHEME_GROUP_VERSION, KubeSchedulerConfiguration
 from .validation import to_aggregate, validate_kube_scheduler_configuration
 
 
+@plumbing("the error a refused configuration raises, carrying upstream's message")
 class ConfigError(ValueError):
     """A configuration kube-scheduler would refuse; ``str()`` is upstream's message."""
 
@@ -34,6 +36,7 @@ class ConfigError(ValueError):
         return self.message
 
 
+@ports("cmd/kube-scheduler/app/options/configfile.go", "LoadConfigFromFile", 33, 40)
 def load_config(path: str, gates: Optional[Mapping[str, bool]] = None) -> KubeSchedulerConfiguration:
     """Read, decode, default and validate a KubeSchedulerConfiguration file."""
     path = os.fspath(path)
@@ -53,6 +56,7 @@ def load_config(path: str, gates: Optional[Mapping[str, bool]] = None) -> KubeSc
     return load_config_data(text, file=path, gates=gates)
 
 
+@ports("cmd/kube-scheduler/app/options/configfile.go", "loadConfig", 42, 57)
 def load_config_data(text: str, file: Optional[str] = None,
                      gates: Optional[Mapping[str, bool]] = None) -> KubeSchedulerConfiguration:
     """:func:`load_config` on the text of a file."""
@@ -68,6 +72,7 @@ def load_config_data(text: str, file: Optional[str] = None,
     return cfg
 
 
+@ports("pkg/scheduler/apis/config/v1/conversion.go", "Convert_v1_KubeSchedulerConfiguration_To_config_KubeSchedulerConfiguration", 48, 53)
 def convert_to_internal(cfg: KubeSchedulerConfiguration) -> None:
     """What the v1 -> internal conversion changes once defaults are in: nil names become ""."""
     for prof in cfg.profiles:
@@ -75,6 +80,7 @@ def convert_to_internal(cfg: KubeSchedulerConfiguration) -> None:
             prof.scheduler_name = ""
 
 
+@ports("pkg/scheduler/apis/config/latest/latest.go", "Default", 28, 43)
 def default_config(gates: Optional[Mapping[str, bool]] = None) -> KubeSchedulerConfiguration:
     """The configuration kube-scheduler runs with when no ``--config`` is given (latest.Default)."""
     cfg = KubeSchedulerConfiguration()

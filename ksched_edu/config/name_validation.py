@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 from . import field
 from .field import FieldError, Path
 from .gofmt import GoValue
@@ -24,11 +25,13 @@ from ..api.validation.names import (empty_error, is_dns1123_subdomain, is_qualif
                                     is_valid_label_value, max_len_error, regex_error)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", "ValidateLabelName", 96, 102, repo=SCHEDULER_PLUGINS)
 def validate_label_name(label_name: str, path: Optional[Path]) -> list[FieldError]:
     """metav1 validation.ValidateLabelName."""
     return [field.invalid(path, label_name, msg) for msg in is_qualified_name(label_name)]
 
 
+@ports("pkg/apis/core/v1/helper/helpers.go", "IsExtendedResourceName", 36, 46)
 def is_extended_resource_name(name: str) -> bool:
     """IsExtendedResourceName of kubernetes pkg/apis/core/v1."""
     if "/" not in name or "kubernetes.io/" in name or name.startswith("requests."):
@@ -45,6 +48,7 @@ def _parses_as_int64(v: str) -> bool:
     return -(2**63) <= int(v) <= 2**63 - 1
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/labels/selector.go", "NewRequirement", 161, 201, repo=SCHEDULER_PLUGINS)
 def validate_requirement(key: str, op: str, values: Optional[list[str]],
                          path: Optional[Path]) -> list[FieldError]:
     """The errors labels.NewRequirement returns for (key, selection operator, values).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 from ..api.types import NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm
 from . import field
 from .field import FieldError, Path
@@ -27,10 +28,12 @@ _SELECTION_OPS = {"In": "in", "NotIn": "notin", "Exists": "exists", "DoesNotExis
                   "Gt": "gt", "Lt": "lt"}
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "isEmptyNodeSelectorTerm", 152, 154, repo=SCHEDULER_PLUGINS)
 def _is_empty_term(term: NodeSelectorTerm) -> bool:
     return not term.match_expressions and not term.match_fields
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NewNodeSelector", 40, 52, repo=SCHEDULER_PLUGINS)
 def node_selector_errors(ns: NodeSelector, path: Optional[Path]) -> list[FieldError]:
     """The errors NewNodeSelector(ns, WithPath(path)) returns, flattened."""
     errs: list[FieldError] = []
@@ -42,6 +45,7 @@ def node_selector_errors(ns: NodeSelector, path: Optional[Path]) -> list[FieldEr
     return errs
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "NewPreferredSchedulingTerms", 112, 135, repo=SCHEDULER_PLUGINS)
 def preferred_scheduling_terms_errors(terms: list[PreferredSchedulingTerm],
                                       path: Optional[Path]) -> list[FieldError]:
     """The errors NewPreferredSchedulingTerms(terms, WithPath(path)) returns, flattened."""
@@ -53,6 +57,7 @@ def preferred_scheduling_terms_errors(terms: list[PreferredSchedulingTerm],
     return errs
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "newNodeSelectorTerm", 170, 188, repo=SCHEDULER_PLUGINS)
 def _term_errors(term: NodeSelectorTerm, path: Path) -> list[FieldError]:
     errs: list[FieldError] = []
     if term.match_expressions:
@@ -64,6 +69,7 @@ def _term_errors(term: NodeSelectorTerm, path: Path) -> list[FieldError]:
     return errs
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "nodeSelectorRequirementsAsSelector", 214, 251, repo=SCHEDULER_PLUGINS)
 def _requirements_as_selector_errors(nsm: list[NodeSelectorRequirement],
                                      path: Path) -> list[FieldError]:
     errs: list[FieldError] = []
@@ -79,6 +85,7 @@ def _requirements_as_selector_errors(nsm: list[NodeSelectorRequirement],
     return errs
 
 
+@ports("vendor/k8s.io/component-helpers/scheduling/corev1/nodeaffinity/nodeaffinity.go", "nodeSelectorRequirementsAsFieldSelector", 260, 293, repo=SCHEDULER_PLUGINS)
 def _requirements_as_field_selector_errors(nsr: list[NodeSelectorRequirement],
                                            path: Path) -> list[FieldError]:
     errs: list[FieldError] = []

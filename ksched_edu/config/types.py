@@ -22,6 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .gofmt import Duration, register_go_struct
 
 DEFAULT_KUBE_SCHEDULER_PORT = 10259
@@ -48,6 +49,7 @@ POINT_ATTRS = {
 }
 
 
+@ports("pkg/scheduler/apis/config/types.go", "Plugin", 193, 198)
 @dataclass
 class Plugin:
     """A plugin name and its weight (the weight is read only at Score)."""
@@ -56,6 +58,7 @@ class Plugin:
     weight: int = 0
 
 
+@ports("pkg/scheduler/apis/config/types.go", "PluginSet", 183, 190)
 @dataclass
 class PluginSet:
     """Plugins enabled (in addition to the defaults) and disabled at one extension point."""
@@ -64,6 +67,7 @@ class PluginSet:
     disabled: list[Plugin] = field(default_factory=list)
 
 
+@ports("pkg/scheduler/apis/config/types.go", "Plugins", 138, 179)
 @dataclass
 class Plugins:
     """The plugin set of every extension point, plus MultiPoint."""
@@ -82,10 +86,12 @@ class Plugins:
     post_bind: PluginSet = field(default_factory=PluginSet)
     multi_point: PluginSet = field(default_factory=PluginSet)
 
+    @plumbing("looks up an extension point's plugin set by name")
     def point(self, name: str) -> PluginSet:
         """The plugin set of an extension point, by JSON (``"preFilter"``) or Python name."""
         return getattr(self, POINT_ATTRS.get(name, name))
 
+    @ports("pkg/scheduler/apis/config/types.go", "(*Plugins).Names", 230, 255)
     def names(self) -> list[str]:
         """Upstream Plugins.Names: sorted names enabled at any point but MultiPoint."""
         points = (self.pre_enqueue, self.pre_filter, self.filter, self.post_filter,
@@ -94,6 +100,7 @@ class Plugins:
         return sorted({p.name for ps in points for p in ps.enabled})
 
 
+@ports("pkg/scheduler/apis/config/types.go", "PluginConfig", 203, 208)
 @dataclass
 class PluginConfig:
     """Arguments handed to one plugin when it is built."""
@@ -102,6 +109,7 @@ class PluginConfig:
     args: Any = None
 
 
+@ports("pkg/scheduler/apis/config/types.go", "KubeSchedulerProfile", 100, 131)
 @dataclass
 class KubeSchedulerProfile:
     scheduler_name: Optional[str] = None
@@ -111,6 +119,7 @@ class KubeSchedulerProfile:
     plugin_config: list[PluginConfig] = field(default_factory=list)
 
 
+@ports("vendor/k8s.io/component-base/config/types.go", "LeaderElectionConfiguration", 41, 71, repo=SCHEDULER_PLUGINS)
 @dataclass
 class LeaderElectionConfiguration:
     """component-base LeaderElectionConfiguration (decoded, defaulted, validated, unused)."""
@@ -124,6 +133,7 @@ class LeaderElectionConfiguration:
     resource_namespace: str = ""
 
 
+@ports("vendor/k8s.io/component-base/config/types.go", "ClientConnectionConfiguration", 24, 37, repo=SCHEDULER_PLUGINS)
 @dataclass
 class ClientConnectionConfiguration:
     """component-base ClientConnectionConfiguration (decoded, defaulted, validated, unused)."""
@@ -135,12 +145,14 @@ class ClientConnectionConfiguration:
     burst: int = 0
 
 
+@ports("pkg/scheduler/apis/config/types.go", "ExtenderManagedResource", 303, 309)
 @dataclass
 class ExtenderManagedResource:
     name: str = ""
     ignored_by_scheduler: bool = False
 
 
+@ports("pkg/scheduler/apis/config/types.go", "ExtenderTLSConfig", 312, 336)
 @dataclass
 class ExtenderTLSConfig:
     insecure: bool = False
@@ -153,6 +165,7 @@ class ExtenderTLSConfig:
     ca_data: bytes = b""
 
 
+@ports("pkg/scheduler/apis/config/types.go", "Extender", 259, 299)
 @dataclass
 class Extender:
     """An HTTP scheduler extender (validated; the simulator calls none)."""
@@ -171,6 +184,7 @@ class Extender:
     ignorable: bool = False
 
 
+@ports("pkg/scheduler/apis/config/types.go", "KubeSchedulerConfiguration", 37, 97)
 @dataclass
 class KubeSchedulerConfiguration:
     api_version: str = ""
@@ -188,6 +202,7 @@ class KubeSchedulerConfiguration:
     extenders: list[Extender] = field(default_factory=list)
     delay_cache_until_active: bool = False
 
+    @plumbing("finds a profile by scheduler name, for notebooks and tests")
     def profile(self, scheduler_name: str) -> Optional[KubeSchedulerProfile]:
         """The profile serving ``scheduler_name``, or None."""
         for p in self.profiles:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..anchors import ports
 from ..api.types import (LabelSelector, LabelSelectorRequirement, NodeAffinity, NodeSelector,
                          NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm,
                          TopologySpreadConstraint)
@@ -34,6 +35,7 @@ MOST_ALLOCATED = "MostAllocated"
 REQUESTED_TO_CAPACITY_RATIO = "RequestedToCapacityRatio"
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "DefaultPreemptionArgs", 28, 44)
 @dataclass
 class DefaultPreemptionArgs:
     # Candidates to shortlist as a percentage of the nodes, in [0, 100]; default 10.
@@ -42,6 +44,7 @@ class DefaultPreemptionArgs:
     min_candidate_nodes_absolute: Optional[int] = None
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "InterPodAffinityArgs", 49, 59)
 @dataclass
 class InterPodAffinityArgs:
     # Scoring weight of existing pods' hard affinity to the incoming pod; default 1.
@@ -49,23 +52,27 @@ class InterPodAffinityArgs:
     ignore_preferred_terms_of_existing_pods: bool = False
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "UtilizationShapePoint", 129, 134)
 @dataclass
 class UtilizationShapePoint:
     utilization: int = 0  # x axis, 0..100
     score: int = 0  # y axis, 0..10
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "ResourceSpec", 137, 142)
 @dataclass
 class ResourceSpec:
     name: str = ""
     weight: int = 0
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "RequestedToCapacityRatioParam", 215, 218)
 @dataclass
 class RequestedToCapacityRatioParam:
     shape: list[UtilizationShapePoint] = field(default_factory=list)
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "ScoringStrategy", 200, 212)
 @dataclass
 class ScoringStrategy:
     type: str = ""
@@ -73,6 +80,7 @@ class ScoringStrategy:
     requested_to_capacity_ratio: Optional[RequestedToCapacityRatioParam] = None
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "NodeResourcesFitArgs", 64, 78)
 @dataclass
 class NodeResourcesFitArgs:
     ignored_resources: list[str] = field(default_factory=list)
@@ -81,6 +89,7 @@ class NodeResourcesFitArgs:
     scoring_strategy: Optional[ScoringStrategy] = None
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "PodTopologySpreadArgs", 94, 115)
 @dataclass
 class PodTopologySpreadArgs:
     # Applied to pods that define no constraint; needs defaulting_type "List".
@@ -88,17 +97,20 @@ class PodTopologySpreadArgs:
     defaulting_type: str = ""
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "NodeResourcesBalancedAllocationArgs", 120, 126)
 @dataclass
 class NodeResourcesBalancedAllocationArgs:
     resources: list[ResourceSpec] = field(default_factory=list)
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "VolumeBindingArgs", 147, 169)
 @dataclass
 class VolumeBindingArgs:
     bind_timeout_seconds: Optional[int] = None
     shape: Optional[list[UtilizationShapePoint]] = None
 
 
+@ports("pkg/scheduler/apis/config/types_pluginargs.go", "NodeAffinityArgs", 174, 184)
 @dataclass
 class NodeAffinityArgs:
     # Applied to every pod on top of its own node affinity.

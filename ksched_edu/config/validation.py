@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..anchors import SCHEDULER_PLUGINS, ports
 from . import field
 from .errors import Aggregate
 from .field import FieldError, Path, new_path
@@ -52,6 +53,7 @@ _INVALID_PLUGINS_BY_VERSION: list[tuple[str, list[str]]] = [
 ]
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "ValidateKubeSchedulerConfiguration", 36, 82)
 def validate_kube_scheduler_configuration(cc: KubeSchedulerConfiguration) -> list[BaseException]:
     """All problems of a defaulted configuration, flattened; empty when it is valid."""
     errs: list[Optional[BaseException]] = []
@@ -96,11 +98,13 @@ def validate_kube_scheduler_configuration(cc: KubeSchedulerConfiguration) -> lis
     return field.flatten_errors(errs)
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "ValidateKubeSchedulerConfiguration", 36, 82)
 def to_aggregate(errs: list[BaseException]) -> Optional[Aggregate]:
     """The error kube-scheduler reports for these problems (``Flatten(NewAggregate(errs))``)."""
     return Aggregate(errs) if errs else None
 
 
+@ports("vendor/k8s.io/component-base/config/validation/validation.go", "ValidateClientConnectionConfiguration", 25, 31, repo=SCHEDULER_PLUGINS)
 def _validate_client_connection(cc: KubeSchedulerConfiguration, path: Path) -> list[FieldError]:
     """component-base ValidateClientConnectionConfiguration."""
     if cc.client_connection.burst < 0:
@@ -109,6 +113,7 @@ def _validate_client_connection(cc: KubeSchedulerConfiguration, path: Path) -> l
     return []
 
 
+@ports("vendor/k8s.io/component-base/config/validation/validation.go", "ValidateLeaderElectionConfiguration", 34, 61, repo=SCHEDULER_PLUGINS)
 def _validate_leader_election(cc: KubeSchedulerConfiguration, path: Path) -> list[FieldError]:
     """component-base ValidateLeaderElectionConfiguration."""
     le = cc.leader_election
@@ -139,12 +144,14 @@ def _validate_leader_election(cc: KubeSchedulerConfiguration, path: Path) -> lis
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validatePercentageOfNodesToScore", 84, 91)
 def _validate_percentage_of_nodes_to_score(path: Path, value: Optional[int]) -> Optional[FieldError]:
     if value is not None and (value < 0 or value > 100):
         return field.invalid(path, value, "not in valid range [0-100]")
     return None
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "isPluginInvalid", 110, 122)
 def _is_plugin_invalid(api_version: str, name: str) -> tuple[bool, str]:
     for version, plugins in _INVALID_PLUGINS_BY_VERSION:
         if name in plugins:
@@ -154,6 +161,7 @@ def _is_plugin_invalid(api_version: str, name: str) -> tuple[bool, str]:
     return False, ""
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validateKubeSchedulerProfile", 134, 142)
 def _validate_kube_scheduler_profile(path: Path, api_version: str,
                                      profile: KubeSchedulerProfile) -> list[BaseException]:
     errs: list[BaseException] = []
@@ -167,6 +175,7 @@ def _validate_kube_scheduler_profile(path: Path, api_version: str,
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validatePluginConfig", 144, 207)
 def _validate_plugin_config(path: Path, api_version: str,
                             profile: KubeSchedulerProfile) -> list[BaseException]:
     errs: list[BaseException] = []
@@ -222,6 +231,7 @@ def _plugin_sets_equal(a: PluginSet, b: PluginSet) -> bool:
             and [(p.name, p.weight) for p in a.disabled] == [(p.name, p.weight) for p in b.disabled])
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validateCommonQueueSort", 209, 244)
 def _validate_common_queue_sort(path: Path, profiles: list[KubeSchedulerProfile]) -> list[FieldError]:
     errs: list[FieldError] = []
     canon = PluginSet()
@@ -252,6 +262,7 @@ def _validate_common_queue_sort(path: Path, profiles: list[KubeSchedulerProfile]
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validateExtenders", 247, 275)
 def _validate_extenders(path: Path, extenders: list[Extender]) -> list[FieldError]:
     errs: list[FieldError] = []
     binders = 0
@@ -276,6 +287,7 @@ def _validate_extenders(path: Path, extenders: list[Extender]) -> list[FieldErro
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation.go", "validateExtendedResourceName", 279, 291)
 def _validate_extended_resource_name(path: Path, name: str) -> list[FieldError]:
     errs = [field.invalid(path, GoValue(name, "v1.ResourceName"), msg)
             for msg in is_qualified_name(name)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
+from ..anchors import ports
 from . import features, field
 from .field import FieldError, Path
 from .gofmt import GoValue
@@ -38,6 +39,7 @@ SUPPORTED_SCORING_STRATEGY_TYPES = sorted([LEAST_ALLOCATED, MOST_ALLOCATED,
 # --- DefaultPreemption ---------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateDefaultPreemptionArgs", 42, 58)
 def validate_default_preemption_args(path: Optional[Path],
                                      args: DefaultPreemptionArgs) -> list[FieldError]:
     errs: list[FieldError] = []
@@ -60,6 +62,7 @@ def validate_default_preemption_args(path: Optional[Path],
 # --- InterPodAffinity ------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateInterPodAffinityArgs", 79, 81)
 def validate_inter_pod_affinity_args(path: Optional[Path],
                                      args: InterPodAffinityArgs) -> list[FieldError]:
     min_weight, max_weight = 0, 100
@@ -73,6 +76,7 @@ def validate_inter_pod_affinity_args(path: Optional[Path],
 # --- PodTopologySpread ------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidatePodTopologySpreadArgs", 100, 129)
 def validate_pod_topology_spread_args(path: Optional[Path],
                                       args: PodTopologySpreadArgs) -> list[FieldError]:
     """Mirrors the pod-spec validation of spread constraints, plus "no labelSelector"."""
@@ -101,6 +105,7 @@ def validate_pod_topology_spread_args(path: Optional[Path],
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateDefaultingType", 131, 139)
 def _validate_defaulting_type(p: Path, v: str, constraints: list) -> Optional[FieldError]:
     value = GoValue(v, "config.PodTopologySpreadConstraintsDefaulting")
     if v not in (SYSTEM_DEFAULTING, LIST_DEFAULTING):
@@ -110,12 +115,14 @@ def _validate_defaulting_type(p: Path, v: str, constraints: list) -> Optional[Fi
     return None
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateTopologyKey", 141, 149)
 def _validate_topology_key(p: Path, v: str) -> list[FieldError]:
     if not v:
         return [field.required(p, "can not be empty")]
     return validate_label_name(v, p)
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateWhenUnsatisfiable", 151, 161)
 def _validate_when_unsatisfiable(p: Path, v: str) -> Optional[FieldError]:
     supported = sorted(["DoNotSchedule", "ScheduleAnyway"])
     if not v:
@@ -125,6 +132,7 @@ def _validate_when_unsatisfiable(p: Path, v: str) -> Optional[FieldError]:
     return None
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateConstraintNotRepeat", 163, 172)
 def _validate_constraint_not_repeat(path: Path, constraints: list, idx: int) -> Optional[FieldError]:
     c = constraints[idx]
     for other in constraints[:idx]:
@@ -136,6 +144,7 @@ def _validate_constraint_not_repeat(path: Path, constraints: list, idx: int) -> 
 # --- shapes and resources -----------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateFunctionShape", 174, 209)
 def _validate_function_shape(shape: list[UtilizationShapePoint], path: Path) -> list[FieldError]:
     min_utilization, max_utilization = 0, 100
     min_score, max_score = 0, MAX_CUSTOM_PRIORITY_SCORE
@@ -157,6 +166,7 @@ def _validate_function_shape(shape: list[UtilizationShapePoint], path: Path) -> 
     return errs
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "validateResources", 211, 220)
 def _validate_resources(resources: list[ResourceSpec], p: Path) -> list[FieldError]:
     errs: list[FieldError] = []
     for i, r in enumerate(resources):
@@ -169,6 +179,7 @@ def _validate_resources(resources: list[ResourceSpec], p: Path) -> list[FieldErr
 # --- NodeResourcesBalancedAllocation ------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateNodeResourcesBalancedAllocationArgs", 223, 237)
 def validate_node_resources_balanced_allocation_args(
         path: Optional[Path], args: NodeResourcesBalancedAllocationArgs) -> list[FieldError]:
     errs: list[FieldError] = []
@@ -187,6 +198,7 @@ def validate_node_resources_balanced_allocation_args(
 # --- NodeAffinity ------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateNodeAffinityArgs", 240, 260)
 def validate_node_affinity_args(path: Optional[Path], args: NodeAffinityArgs) -> list[FieldError]:
     if args.added_affinity is None:
         return []
@@ -206,6 +218,7 @@ def validate_node_affinity_args(path: Optional[Path], args: NodeAffinityArgs) ->
 # --- VolumeBinding ---------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateVolumeBindingArgs", 268, 272)
 def validate_volume_binding_args(path: Optional[Path], args: VolumeBindingArgs,
                                  gates: Optional[Mapping[str, bool]] = None) -> list[FieldError]:
     return validate_volume_binding_args_with_options(
@@ -213,6 +226,7 @@ def validate_volume_binding_args(path: Optional[Path], args: VolumeBindingArgs,
         allow_volume_capacity_priority=features.enabled(features.VOLUME_CAPACITY_PRIORITY, gates))
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateVolumeBindingArgsWithOptions", 275, 291)
 def validate_volume_binding_args_with_options(path: Optional[Path], args: VolumeBindingArgs,
                                               allow_volume_capacity_priority: bool
                                               ) -> list[FieldError]:
@@ -236,6 +250,7 @@ def validate_volume_binding_args_with_options(path: Optional[Path], args: Volume
 # --- NodeResourcesFit ------------------------------------------------------------------------
 
 
+@ports("pkg/scheduler/apis/config/validation/validation_pluginargs.go", "ValidateNodeResourcesFitArgs", 293, 329)
 def validate_node_resources_fit_args(path: Optional[Path],
                                      args: NodeResourcesFitArgs) -> list[FieldError]:
     errs: list[FieldError] = []

@@ -23,6 +23,7 @@ from typing import Any, Optional
 
 import yaml
 
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .gofmt import format_float_g, go_quote
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
@@ -39,6 +40,7 @@ _YAML_STYLE_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9
 _GO_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?[iI]nf(inity)?|NaN")
 
 
+@plumbing("the error a file that is not valid YAML raises")
 class YAMLError(ValueError):
     """The file is not YAML that kube-scheduler could turn into JSON."""
 
@@ -79,6 +81,7 @@ def _parse_go_int(s: str) -> Optional[int]:
     return v if (sign == "" and v <= 2**64 - 1) else None
 
 
+@ports("vendor/gopkg.in/yaml.v2/resolve.go", "resolve", 86, 197, repo=SCHEDULER_PLUGINS)
 def resolve_plain(value: str) -> Any:
     """go-yaml v2's resolve() of an untagged plain scalar, as decoded into interface{}."""
     if value in _NULLS:
@@ -117,6 +120,7 @@ def _explicit(node: yaml.ScalarNode) -> Any:
     return node.value
 
 
+@plumbing("a converted document with the duplicate-key errors of the strict pass")
 @dataclass
 class Converted:
     """A YAML document as JSON-able Python values, with what the strict pass would say."""
@@ -124,6 +128,7 @@ class Converted:
     value: Any
     duplicate_key_errors: list[str] = field(default_factory=list)
 
+    @ports("vendor/gopkg.in/yaml.v2/yaml.go", "(*TypeError).Error", 274, 276, repo=SCHEDULER_PLUGINS)
     def strict_error(self) -> Optional[str]:
         """go-yaml's TypeError text for the duplicated keys, or None."""
         if not self.duplicate_key_errors:
@@ -160,6 +165,7 @@ def _go_key_repr(key: Any) -> str:
     return str(key)
 
 
+@ports("vendor/sigs.k8s.io/yaml/yaml.go", "convertToJSONableObject", 142, 319, repo=SCHEDULER_PLUGINS)
 def _convert(node: yaml.Node, dups: list[str]) -> Any:
     if isinstance(node, yaml.ScalarNode):
         if node.tag == _PLAIN_TAG:
@@ -194,6 +200,7 @@ class _Flattener(_Loader):
 _FLATTENER = _Flattener()
 
 
+@ports("vendor/sigs.k8s.io/yaml/yaml.go", "yamlToJSON", 121, 140, repo=SCHEDULER_PLUGINS)
 def yaml_to_json(data: str) -> Converted:
     """Parse the first YAML document of ``data`` into JSON-able values (None for an empty one)."""
     try:

@@ -28,6 +28,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ..anchors import plumbing
 from ..api.types import Pod, PodCondition
 
 WatchHandler = Callable[[str, Optional[Any], Optional[Any]], None]  # (event, old, new)
@@ -36,16 +37,19 @@ NAMESPACED = {"Pod", "Service", "ReplicaSet", "StatefulSet", "ReplicationControl
               "PodGroup"}
 
 
+@plumbing("simulated API server")
 class NotFoundError(KeyError):
     def __str__(self) -> str:
         kind, key = self.args
         return f"{kind.lower()}s \"{key.split('/')[-1]}\" not found"
 
 
+@plumbing("simulated API server")
 class ConflictError(Exception):
     pass
 
 
+@plumbing("simulated API server")
 @dataclass
 class Write:
     """One write the server accepted, for the trace and for tests."""
@@ -57,15 +61,18 @@ class Write:
     detail: str = ""
 
 
+@plumbing("simulated API server")
 def object_key(obj: Any) -> str:
     return store_key(obj.kind, obj.metadata.namespace, obj.metadata.name)
 
 
+@plumbing("simulated API server")
 def store_key(kind: str, namespace: str, name: str) -> str:
     """``namespace/name`` for a namespaced kind, ``name`` otherwise (or when the namespace is empty)."""
     return f"{namespace}/{name}" if kind in NAMESPACED and namespace else name
 
 
+@plumbing("simulated API server")
 class APIServer:
     def __init__(self, clock: Any = None, *, resource_versions: bool = True) -> None:
         self.clock = clock
@@ -80,6 +87,7 @@ class APIServer:
 
     # --- watch ---------------------------------------------------------------------
 
+    @plumbing("simulated API server")
     def watch(self, kind: str, handler: WatchHandler) -> None:
         self._watchers.setdefault(kind, []).append(handler)
 
@@ -101,22 +109,27 @@ class APIServer:
 
     # --- reads (the ObjectLister protocol) -------------------------------------------
 
+    @plumbing("simulated API server")
     def list(self, kind: str, namespace: str = "") -> list[Any]:
         objs = self._store.get(kind, {}).values()
         return [o for o in objs if not namespace or o.metadata.namespace == namespace]
 
+    @plumbing("simulated API server")
     def get(self, kind: str, namespace: str, name: str) -> Any:
         return self._store.get(kind, {}).get(store_key(kind, namespace, name))
 
+    @plumbing("simulated API server")
     def get_pod(self, namespace: str, name: str) -> Optional[Pod]:
         return self.get("Pod", namespace, name)
 
     @staticmethod
+    @plumbing("simulated API server")
     def copy_pod(pod: Pod) -> Pod:
         return copy.deepcopy(pod)
 
     # --- writes ----------------------------------------------------------------------
 
+    @plumbing("simulated API server")
     def create(self, obj: Any) -> Any:
         kind, key = obj.kind, object_key(obj)
         bucket = self._store.setdefault(kind, {})
@@ -130,6 +143,7 @@ class APIServer:
         self._notify(kind, "add", None, obj)
         return obj
 
+    @plumbing("simulated API server")
     def update(self, obj: Any) -> Any:
         kind, key = obj.kind, object_key(obj)
         bucket = self._store.get(kind, {})
@@ -142,6 +156,7 @@ class APIServer:
         self._notify(kind, "update", old, obj)
         return obj
 
+    @plumbing("simulated API server")
     def delete(self, kind: str, namespace: str, name: str) -> Any:
         key = store_key(kind, namespace, name)
         obj = self._store.get(kind, {}).pop(key, None)
@@ -153,6 +168,7 @@ class APIServer:
         self._notify(kind, "delete", obj, None)
         return obj
 
+    @plumbing("simulated API server")
     def delete_pod(self, pod: Pod, grace_period: Optional[float] = 0.0) -> None:
         """Delete a pod, at once or after its grace period on the clock.
 
@@ -176,6 +192,7 @@ class APIServer:
 
     # --- the subresources the scheduler uses -------------------------------------------
 
+    @plumbing("simulated API server")
     def bind(self, pod: Pod, node_name: str) -> None:
         """The pods/binding subresource: set spec.nodeName on a pod that has none."""
         current = self.get_pod(pod.metadata.namespace, pod.metadata.name)
@@ -191,6 +208,7 @@ class APIServer:
         self._log("bind", "Pod", pod.key, node_name)
         self.update(bound)
 
+    @plumbing("simulated API server")
     def update_pod_status(self, namespace: str, name: str, condition: Optional[PodCondition],
                           nominated_node_name: Optional[str] = None) -> bool:
         """Patch a condition (when given) and nominatedNodeName (when given); False when unchanged."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ..anchors import plumbing
 from ..api.noderesourcetopology import parse_node_resource_topology
 from ..api.podgroup import parse_pod_group
 from ..api.types import Cluster, Pod
@@ -35,6 +36,7 @@ EXTRA_KIND_PARSERS: dict[str, Callable[[dict], Any]] = {
 }
 
 
+@plumbing("drives the simulation")
 def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
     """Everything but the pending pods, in the order the scheduler's informers would list them."""
     for group in (cluster.nodes, cluster.priority_classes, cluster.pdbs, cluster.running_pods, cluster.services,
@@ -51,6 +53,7 @@ def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
                 api.create(obj)
 
 
+@plumbing("drives the simulation")
 def date_before_start(objs: list[Any]) -> None:
     """Put the creation dates of objects that exist before the simulation on its clock.
 
@@ -68,6 +71,7 @@ def date_before_start(objs: list[Any]) -> None:
         o.metadata.creation_timestamp = date - newest - BEFORE_START
 
 
+@plumbing("drives the simulation")
 def create_pending_pods(api: APIServer, pods: list[Pod], gap: float = ARRIVAL_GAP) -> None:
     for pod in pods:
         api.create(pod)
@@ -75,6 +79,7 @@ def create_pending_pods(api: APIServer, pods: list[Pod], gap: float = ARRIVAL_GA
             api.clock.advance_to(api.clock.now + gap)
 
 
+@plumbing("drives the simulation")
 @dataclass
 class Placement:
     pod: str
@@ -83,6 +88,7 @@ class Placement:
     nominated_node: Optional[str]
 
 
+@plumbing("drives the simulation")
 class Simulation:
     def __init__(self, cluster: Cluster, config: KubeSchedulerConfiguration, seed: int = 0, *,
                  recorder: Recorder = NULL_RECORDER, registry: Optional[Registry] = None,
@@ -101,6 +107,7 @@ class Simulation:
         self.events: list[WorkloadEvent] = []
 
     @classmethod
+    @plumbing("drives the simulation")
     def from_workload(cls, workload: Workload, config: KubeSchedulerConfiguration, seed: int = 0,
                       **options: Any) -> "Simulation":
         """A simulation whose later objects arrive (and leave) at their workload times."""
@@ -109,6 +116,7 @@ class Simulation:
             sim.schedule_event(event)
         return sim
 
+    @plumbing("drives the simulation")
     def schedule_event(self, event: WorkloadEvent) -> None:
         """Put one workload event on the clock."""
         self.events.append(event)
@@ -125,10 +133,12 @@ class Simulation:
         if current is not None:
             self.api.delete(obj.kind, obj.metadata.namespace, obj.metadata.name)
 
+    @plumbing("drives the simulation")
     def run(self, until: Optional[float] = None, progress: Optional[Callable[[], None]] = None) -> "Simulation":
         self.scheduler.run(until=until, progress=progress)
         return self
 
+    @plumbing("drives the simulation")
     def placements(self) -> list[Placement]:
         """Where each pending pod ended up, as ``kubectl get pod -o yaml`` would show it."""
         out = []
@@ -146,9 +156,11 @@ class Simulation:
                                  cur.status.nominated_node_name or None))
         return out
 
+    @plumbing("drives the simulation")
     def bound_count(self) -> int:
         """How many of the pending pods have a node by now."""
         return self.api.write_counts.get("bind", 0)
 
+    @plumbing("drives the simulation")
     def victims(self) -> list[str]:
         return sorted(self.api.deleted)

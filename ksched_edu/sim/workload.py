@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
+from ..anchors import plumbing
 from ..api.errors import ManifestError
 from ..api.loader import load_cluster
 from ..api.types import Cluster, Node, Pod
@@ -37,6 +38,7 @@ _DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|h)?\s*$")
 _UNIT = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
 
 
+@plumbing("simulation workload file")
 def parse_seconds(text: str) -> float:
     """``"90"``, ``"90s"``, ``"1.5m"`` -> seconds; ValueError otherwise."""
     m = _DURATION.match(str(text))
@@ -45,6 +47,7 @@ def parse_seconds(text: str) -> float:
     return float(m.group(1)) * _UNIT[m.group(2)]
 
 
+@plumbing("simulation workload file")
 @dataclass(frozen=True)
 class WorkloadEvent:
     at: float
@@ -57,6 +60,7 @@ class WorkloadEvent:
         return f"t={self.at:g}s {self.action} {self.obj.kind} {name}"
 
 
+@plumbing("simulation workload file")
 @dataclass
 class Workload:
     """The objects present at t=0 (a Cluster) and the timed events after that."""
@@ -82,6 +86,7 @@ def _timing(obj: Any, key: str, file: str, label: str) -> Optional[float]:
         raise ManifestError(file, label, f"metadata.annotations[{key}]", str(err)) from None
 
 
+@plumbing("simulation workload file")
 def load_workload(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> Workload:
     """Load manifests (a cluster and its workload, together) into a Workload.
 

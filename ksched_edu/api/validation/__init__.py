@@ -18,6 +18,7 @@ from ..defaults import NAMESPACED_KINDS, default_priority_class, object_label
 from ..errors import ForbiddenObjectError, InvalidObjectError
 from ..types import PriorityClass, Service
 from . import field
+from ...anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .core import ValidationOptions, validate_node, validate_pod_create
 from .names import (
     name_is_dns1035_label,
@@ -38,6 +39,7 @@ GROUP_KINDS = {
 }
 
 
+@plumbing("group/kind names for error messages")
 def group_kind(kind: str) -> str:
     return GROUP_KINDS.get(kind, kind)
 
@@ -48,6 +50,7 @@ def _validate_service(svc: Service) -> field.ErrorList:
     return errs + validate_labels(svc.selector, "spec.selector")
 
 
+@plumbing("dispatches to the kind's validation")
 def kind_errors(obj: Any, opts: ValidationOptions) -> field.ErrorList:
     """The kind's own validation (the registry strategy's Validate)."""
     kind = obj.kind
@@ -65,6 +68,7 @@ def kind_errors(obj: Any, opts: ValidationOptions) -> field.ErrorList:
     return validate_object_meta(obj.metadata, kind in NAMESPACED_KINDS, name_is_dns_subdomain)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/objectmeta.go", "ValidateObjectMetaAccessor", 155, 194, repo=SCHEDULER_PLUGINS)
 def generic_meta_errors(obj: Any) -> field.ErrorList:
     """The generic registry's ValidateObjectMetaAccessor (BeforeCreate), after the kind's."""
     namespaced = obj.kind in NAMESPACED_KINDS
@@ -79,6 +83,7 @@ def _refuse(obj: Any, errs: field.ErrorList) -> InvalidObjectError:
                               meta.name, meta.namespace, errs, message)
 
 
+@plumbing("the simulated API server's create-time checks")
 def validate_object(obj: Any, opts: Optional[ValidationOptions] = None,
                     default_class: Optional[PriorityClass] = None) -> None:
     """Raise what kube-apiserver answers a create of ``obj`` (already defaulted) with, if anything.
@@ -97,6 +102,7 @@ def validate_object(obj: Any, opts: Optional[ValidationOptions] = None,
                                        "PriorityClass", obj.metadata.name, message)
 
 
+@plumbing("validates a loaded manifest set in creation order")
 def validate_objects(objects: Iterable[Any], opts: Optional[ValidationOptions] = None) -> None:
     """Validate objects in the order they would be created; stop at the first refused."""
     classes: list[PriorityClass] = []

@@ -48,6 +48,7 @@ from ..types import (
     TopologySpreadConstraint,
 )
 from . import field
+from ...anchors import ports
 from .field import GO_POINTER, GoValue, go_quote
 from .names import (
     is_dns1123_label,
@@ -91,6 +92,7 @@ INTEGER_RESOURCES = frozenset({
 })
 
 
+@ports("pkg/apis/core/validation/validation.go", "PodValidationOptions", 4005, 4025)
 @dataclass
 class ValidationOptions:
     """Upstream PodValidationOptions, plus how to find the text a quantity was written as."""
@@ -102,33 +104,40 @@ class ValidationOptions:
 # --- pkg/apis/core/helper --------------------------------------------------------------
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsHugePageResourceName", 37, 39)
 def is_huge_page_resource_name(name: str) -> bool:
     return name.startswith(RESOURCE_HUGE_PAGES_PREFIX)
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsNativeResource", 187, 190)
 def is_native_resource(name: str) -> bool:
     return "/" not in name or RESOURCE_DEFAULT_NAMESPACE_PREFIX in name
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsExtendedResourceName", 172, 182)
 def is_extended_resource_name(name: str) -> bool:
     if is_native_resource(name) or name.startswith(DEFAULT_RESOURCE_REQUESTS_PREFIX):
         return False
     return not is_qualified_name(DEFAULT_RESOURCE_REQUESTS_PREFIX + name)
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsOvercommitAllowed", 194, 197)
 def is_overcommit_allowed(name: str) -> bool:
     return is_native_resource(name) and not is_huge_page_resource_name(name)
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsStandardContainerResourceName", 163, 165)
 def is_standard_container_resource_name(name: str) -> bool:
     return name in STANDARD_CONTAINER_RESOURCES or is_huge_page_resource_name(name)
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsStandardResourceName", 262, 264)
 def is_standard_resource_name(name: str) -> bool:
     return (name in STANDARD_RESOURCES or name.startswith(RESOURCE_HUGE_PAGES_PREFIX)
             or name.startswith(RESOURCE_REQUESTS_HUGE_PAGES_PREFIX))
 
 
+@ports("pkg/apis/core/helper/helpers.go", "IsIntegerResourceName", 279, 281)
 def is_integer_resource_name(name: str) -> bool:
     return name in INTEGER_RESOURCES or is_extended_resource_name(name)
 
@@ -136,6 +145,7 @@ def is_integer_resource_name(name: str) -> bool:
 # --- resources ---------------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateResourceName", 6317, 6333)
 def validate_resource_name(name: str, path: str) -> field.ErrorList:
     errs = [field.invalid(path, name, msg) for msg in is_qualified_name(name)]
     if errs:
@@ -145,6 +155,7 @@ def validate_resource_name(name: str, path: str) -> field.ErrorList:
     return []
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateContainerResourceName", 6337, 6350)
 def validate_container_resource_name(name: str, path: str) -> field.ErrorList:
     errs = validate_resource_name(name, path)
     if "/" not in name:
@@ -155,12 +166,14 @@ def validate_container_resource_name(name: str, path: str) -> field.ErrorList:
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNonnegativeQuantity", 334, 340)
 def validate_nonnegative_quantity(q: Quantity, path: str, opts: ValidationOptions) -> field.ErrorList:
     if q.sign() < 0:
         return [field.invalid(path, go_quantity(q, opts.quantity_text(q)).string(), IS_NEGATIVE_ERROR_MSG)]
     return []
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateResourceQuantityValue", 6960, 6969)
 def validate_resource_quantity_value(name: str, q: Quantity, path: str,
                                      opts: ValidationOptions) -> field.ErrorList:
     """Upstream ValidateResourceQuantityValue: non-negative, whole for integer resources."""
@@ -184,6 +197,7 @@ def _huge_page_error(name: str, q: Quantity, opts: ValidationOptions) -> Optiona
     return f"{go_quantity(q, opts.quantity_text(q)).string()} is not positive integer multiple of {name}"
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateResourceRequirements", 6700, 6766)
 def validate_resource_requirements(req: ResourceRequirements, path: str,
                                    opts: ValidationOptions) -> field.ErrorList:
     """Upstream ValidateResourceRequirements."""
@@ -226,6 +240,7 @@ def validate_resource_requirements(req: ResourceRequirements, path: str,
 # --- containers --------------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateContainerPorts", 2539, 2575)
 def validate_container_ports(ports: list[ContainerPort], path: str) -> field.ErrorList:
     """Upstream validateContainerPorts (port names are not read, so not checked)."""
     errs: field.ErrorList = []
@@ -257,6 +272,7 @@ def _validate_container_common(c: Container, path: str, opts: ValidationOptions)
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "AccumulateUniqueHostPorts", 3196, 3217)
 def accumulate_unique_host_ports(containers: list[Container], seen: set[str], path: str) -> field.ErrorList:
     """Upstream AccumulateUniqueHostPorts: protocol/hostIP/hostPort is used once."""
     errs: field.ErrorList = []
@@ -272,6 +288,7 @@ def accumulate_unique_host_ports(containers: list[Container], seen: set[str], pa
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateContainers", 3613, 3657)
 def validate_containers(containers: list[Container], path: str, opts: ValidationOptions) -> field.ErrorList:
     """Upstream validateContainers (the regular containers)."""
     if not containers:
@@ -291,6 +308,7 @@ def validate_containers(containers: list[Container], path: str, opts: Validation
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateInitContainers", 3475, 3537)
 def validate_init_containers(init: list[Container], regular: list[Container], path: str,
                              opts: ValidationOptions) -> field.ErrorList:
     """Upstream validateInitContainers."""
@@ -313,6 +331,7 @@ def validate_init_containers(init: list[Container], regular: list[Container], pa
 # --- tolerations and taints --------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateTaintEffect", 3858, 3879)
 def validate_taint_effect(effect: str, allow_empty: bool, path: str) -> field.ErrorList:
     if not allow_empty and not effect:
         return [field.required(path)]
@@ -327,6 +346,7 @@ def _go_toleration(t: Toleration) -> GoValue:
                    f"Value:{go_quote(t.value)}, Effect:{go_quote(t.effect)}, TolerationSeconds:{seconds}}}")
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateTolerations", 3939, 3981)
 def validate_tolerations(tolerations: list[Toleration], path: str) -> field.ErrorList:
     """Upstream ValidateTolerations."""
     errs: field.ErrorList = []
@@ -360,6 +380,7 @@ def _go_taint(t: Taint) -> GoValue:
                    f"Effect:{go_quote(t.effect)}, TimeAdded:(*v1.Time)(nil)}}")
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateNodeTaints", 6023, 6054)
 def validate_node_taints(taints: list[Taint], path: str) -> field.ErrorList:
     """Upstream validateNodeTaints: valid key, value and effect; unique by key and effect."""
     errs: field.ErrorList = []
@@ -380,6 +401,7 @@ def validate_node_taints(taints: list[Taint], path: str) -> field.ErrorList:
 # --- node affinity -----------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNodeSelectorRequirement", 4368, 4391)
 def validate_node_selector_requirement(req: NodeSelectorRequirement, path: str) -> field.ErrorList:
     errs: field.ErrorList = []
     if req.operator in ("In", "NotIn"):
@@ -399,6 +421,7 @@ def validate_node_selector_requirement(req: NodeSelectorRequirement, path: str) 
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNodeFieldSelectorRequirement", 4398, 4422)
 def validate_node_field_selector_requirement(req: NodeSelectorRequirement, path: str) -> field.ErrorList:
     errs: field.ErrorList = []
     if req.operator in ("In", "NotIn"):
@@ -415,6 +438,7 @@ def validate_node_field_selector_requirement(req: NodeSelectorRequirement, path:
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNodeSelectorTerm", 4425, 4437)
 def validate_node_selector_term(term: NodeSelectorTerm, path: str) -> field.ErrorList:
     errs: field.ErrorList = []
     for j, req in enumerate(term.match_expressions):
@@ -424,6 +448,7 @@ def validate_node_selector_term(term: NodeSelectorTerm, path: str) -> field.Erro
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNodeSelector", 4440, 4453)
 def validate_node_selector(selector: NodeSelector, path: str) -> field.ErrorList:
     terms_path = f"{path}.nodeSelectorTerms"
     if not selector.node_selector_terms:
@@ -443,6 +468,7 @@ def _weight_error(weight: int, path: str) -> field.ErrorList:
 # --- pod affinity ------------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "validatePodAffinityTerm", 4556, 4570)
 def validate_pod_affinity_term(term: PodAffinityTerm, path: str, allow_invalid: bool) -> field.ErrorList:
     """Upstream validatePodAffinityTerm."""
     errs = validate_label_selector(term.label_selector, f"{path}.labelSelector", allow_invalid)
@@ -469,6 +495,7 @@ def _validate_pod_affinity(pa: PodAffinity, path: str, allow_invalid: bool) -> f
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateAffinity", 3840, 3856)
 def validate_affinity(affinity: Optional[Affinity], path: str, opts: ValidationOptions) -> field.ErrorList:
     """Upstream validateAffinity."""
     errs: field.ErrorList = []
@@ -524,6 +551,7 @@ def _validate_match_label_keys(c: TopologySpreadConstraint, path: str) -> field.
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateTopologySpreadConstraints", 7546, 7578)
 def validate_topology_spread_constraints(constraints: list[TopologySpreadConstraint],
                                          path: str) -> field.ErrorList:
     """Upstream validateTopologySpreadConstraints."""
@@ -555,6 +583,7 @@ def validate_topology_spread_constraints(constraints: list[TopologySpreadConstra
 # --- the pod -----------------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidatePreemptionPolicy", 3674, 3685)
 def validate_preemption_policy(policy: str, path: str) -> field.ErrorList:
     """Upstream ValidatePreemptionPolicy."""
     if policy in PREEMPTION_POLICIES:
@@ -564,6 +593,7 @@ def validate_preemption_policy(policy: str, path: str) -> field.ErrorList:
     return [field.not_supported(path, policy, PREEMPTION_POLICIES)]
 
 
+@ports("pkg/apis/core/validation/validation.go", "validateSchedulingGates", 3729, 3741)
 def validate_scheduling_gates(gates: list[str], path: str) -> field.ErrorList:
     errs: field.ErrorList = []
     seen: set[str] = set()
@@ -575,6 +605,7 @@ def validate_scheduling_gates(gates: list[str], path: str) -> field.ErrorList:
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidatePodSpec", 4160, 4258)
 def validate_pod_spec(spec: PodSpec, path: str, opts: ValidationOptions) -> field.ErrorList:
     """Upstream ValidatePodSpec, in its order, for the fields the loader reads."""
     errs = validate_containers(spec.containers, f"{path}.containers", opts)
@@ -605,6 +636,7 @@ def _validate_images(containers: list[Container], path: str) -> field.ErrorList:
             for i, c in enumerate(containers) if c.image != c.image.strip()]
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidatePodCreate", 4978, 4994)
 def validate_pod_create(pod: Pod, opts: Optional[ValidationOptions] = None) -> field.ErrorList:
     """Upstream ValidatePodCreate: metadata, spec, then the create-only rules."""
     opts = opts or ValidationOptions()
@@ -620,6 +652,7 @@ def validate_pod_create(pod: Pod, opts: Optional[ValidationOptions] = None) -> f
 # --- the node ----------------------------------------------------------------------------
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNodeResources", 6119, 6134)
 def validate_node_resources(node: Node, opts: ValidationOptions) -> field.ErrorList:
     """Upstream ValidateNodeResources: capacity and allocatable amounts."""
     errs: field.ErrorList = []
@@ -629,6 +662,7 @@ def validate_node_resources(node: Node, opts: ValidationOptions) -> field.ErrorL
     return errs
 
 
+@ports("pkg/apis/core/validation/validation.go", "ValidateNode", 6070, 6116)
 def validate_node(node: Node, opts: Optional[ValidationOptions] = None) -> field.ErrorList:
     """Upstream ValidateNode. Its taints are reported under ``metadata.taints``, as upstream does."""
     opts = opts or ValidationOptions()

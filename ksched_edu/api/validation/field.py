@@ -19,6 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from ...anchors import SCHEDULER_PLUGINS, plumbing, ports
+
 REQUIRED = "Required value"
 INVALID = "Invalid value"
 NOT_SUPPORTED = "Unsupported value"
@@ -33,6 +35,7 @@ _VALUE_HIDDEN = (REQUIRED, FORBIDDEN, TOO_LONG)
 GO_POINTER = "0xc000000000"
 
 
+@plumbing("a value preformatted as Go's %#v")
 @dataclass(frozen=True)
 class GoValue:
     """A value already printed as Go's ``%#v`` would print it."""
@@ -40,6 +43,7 @@ class GoValue:
     text: str
 
 
+@plumbing("Go's strconv.Quote for error messages")
 def go_quote(s: str) -> str:
     """Go's ``strconv.Quote`` (what ``%q`` prints)."""
     out = ['"']
@@ -64,6 +68,7 @@ def go_quote(s: str) -> str:
     return "".join(out)
 
 
+@plumbing("formats a bad value as Go prints it")
 def go_value(value: Any) -> str:
     """A bad value as a field error shows it."""
     if isinstance(value, GoValue):
@@ -79,6 +84,7 @@ def go_value(value: Any) -> str:
     return str(value)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Error", 31, 36, repo=SCHEDULER_PLUGINS)
 @dataclass(frozen=True)
 class FieldError:
     """Upstream ``field.Error``: what is wrong with which field."""
@@ -88,6 +94,7 @@ class FieldError:
     bad_value: Any = ""
     detail: str = ""
 
+    @ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(*Error).ErrorBody", 51, 97, repo=SCHEDULER_PLUGINS)
     def error_body(self) -> str:
         body = self.type if self.type in _VALUE_HIDDEN else f"{self.type}: {go_value(self.bad_value)}"
         return f"{body}: {self.detail}" if self.detail else body
@@ -99,31 +106,38 @@ class FieldError:
 ErrorList = list[FieldError]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Required", 184, 186, repo=SCHEDULER_PLUGINS)
 def required(path: str, detail: str = "") -> FieldError:
     return FieldError(REQUIRED, path, "", detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Invalid", 196, 198, repo=SCHEDULER_PLUGINS)
 def invalid(path: str, value: Any, detail: str) -> FieldError:
     return FieldError(INVALID, path, value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Forbidden", 219, 221, repo=SCHEDULER_PLUGINS)
 def forbidden(path: str, detail: str) -> FieldError:
     return FieldError(FORBIDDEN, path, "", detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "Duplicate", 190, 192, repo=SCHEDULER_PLUGINS)
 def duplicate(path: str, value: Any, detail: str = "") -> FieldError:
     return FieldError(DUPLICATE, path, value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "NotSupported", 203, 213, repo=SCHEDULER_PLUGINS)
 def not_supported(path: str, value: Any, valid_values: Sequence[str]) -> FieldError:
     detail = "supported values: " + ", ".join(go_quote(v) for v in valid_values) if valid_values else ""
     return FieldError(NOT_SUPPORTED, path, value, detail)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "TooLong", 227, 229, repo=SCHEDULER_PLUGINS)
 def too_long(path: str, value: Any, max_length: int) -> FieldError:
     return FieldError(TOO_LONG, path, value, f"must have at most {max_length} bytes")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/field/errors.go", "(ErrorList).ToAggregate", 291, 306, repo=SCHEDULER_PLUGINS)
 def aggregate_message(errs: Iterable[FieldError]) -> str:
     """``ErrorList.ToAggregate().Error()``: one error as is, several as ``[a, b]``;
     an error printed twice is kept once."""
@@ -137,6 +151,7 @@ def aggregate_message(errs: Iterable[FieldError]) -> str:
     return "[" + ", ".join(seen) + "]"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/errors/errors.go", "NewInvalid", 282, 310, repo=SCHEDULER_PLUGINS)
 def new_invalid_message(group_kind: str, name: str, errs: Sequence[FieldError]) -> str:
     """The message of upstream ``errors.NewInvalid``: ``Pod "p" is invalid: ...``."""
     if not errs:

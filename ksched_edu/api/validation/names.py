@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ...anchors import SCHEDULER_PLUGINS, ports
+
 QNAME_CHAR_FMT = "[A-Za-z0-9]"
 QNAME_EXT_CHAR_FMT = "[-A-Za-z0-9_.]"
 QUALIFIED_NAME_FMT = "(" + QNAME_CHAR_FMT + QNAME_EXT_CHAR_FMT + "*)?" + QNAME_CHAR_FMT
@@ -55,10 +57,12 @@ _DNS1035_LABEL = _whole(DNS1035_LABEL_FMT)
 _PERCENT = _whole(PERCENT_FMT)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "MaxLenError", 476, 478, repo=SCHEDULER_PLUGINS)
 def max_len_error(length: int) -> str:
     return f"must be no more than {length} characters"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "RegexError", 481, 494, repo=SCHEDULER_PLUGINS)
 def regex_error(msg: str, fmt: str, *examples: str) -> str:
     if not examples:
         return f"{msg} (regex used for validation is '{fmt}')"
@@ -66,10 +70,12 @@ def regex_error(msg: str, fmt: str, *examples: str) -> str:
     return f"{msg} (e.g. {shown}regex used for validation is '{fmt}')"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "EmptyError", 498, 500, repo=SCHEDULER_PLUGINS)
 def empty_error() -> str:
     return "must be non-empty"
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "InclusiveRangeError", 511, 513, repo=SCHEDULER_PLUGINS)
 def inclusive_range_error(lo: int, hi: int) -> str:
     return f"must be between {lo} and {hi}, inclusive"
 
@@ -82,6 +88,7 @@ def _matches(pattern: re.Pattern[str], value: str) -> bool:
     return pattern.fullmatch(value) is not None
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsQualifiedName", 42, 71, repo=SCHEDULER_PLUGINS)
 def is_qualified_name(value: str) -> list[str]:
     """Upstream IsQualifiedName: ``[prefix/]name``, the prefix a DNS subdomain."""
     errs: list[str] = []
@@ -108,6 +115,7 @@ def is_qualified_name(value: str) -> list[str]:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsValidLabelValue", 166, 175, repo=SCHEDULER_PLUGINS)
 def is_valid_label_value(value: str) -> list[str]:
     errs: list[str] = []
     if _blen(value) > LABEL_VALUE_MAX_LENGTH:
@@ -117,6 +125,7 @@ def is_valid_label_value(value: str) -> list[str]:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsDNS1123Label", 187, 202, repo=SCHEDULER_PLUGINS)
 def is_dns1123_label(value: str) -> list[str]:
     errs: list[str] = []
     if _blen(value) > DNS1123_LABEL_MAX_LENGTH:
@@ -129,6 +138,7 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsDNS1123Subdomain", 214, 223, repo=SCHEDULER_PLUGINS)
 def is_dns1123_subdomain(value: str) -> list[str]:
     errs: list[str] = []
     if _blen(value) > DNS1123_SUBDOMAIN_MAX_LENGTH:
@@ -138,6 +148,7 @@ def is_dns1123_subdomain(value: str) -> list[str]:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsDNS1035Label", 235, 244, repo=SCHEDULER_PLUGINS)
 def is_dns1035_label(value: str) -> list[str]:
     errs: list[str] = []
     if _blen(value) > DNS1035_LABEL_MAX_LENGTH:
@@ -147,10 +158,12 @@ def is_dns1035_label(value: str) -> list[str]:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsValidPortNum", 283, 288, repo=SCHEDULER_PLUGINS)
 def is_valid_port_num(port: int) -> list[str]:
     return [] if 1 <= port <= 65535 else [inclusive_range_error(1, 65535)]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/util/validation/validation.go", "IsValidPercent", 398, 403, repo=SCHEDULER_PLUGINS)
 def is_valid_percent(percent: str) -> list[str]:
     return [] if _matches(_PERCENT, percent) else [regex_error(PERCENT_ERR_MSG, PERCENT_FMT, "1%", "93%")]
 
@@ -165,14 +178,17 @@ def _mask_trailing_dash(name: str) -> str:
     return name
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/generic.go", "NameIsDNSSubdomain", 37, 42, repo=SCHEDULER_PLUGINS)
 def name_is_dns_subdomain(name: str, prefix: bool = False) -> list[str]:
     return is_dns1123_subdomain(_mask_trailing_dash(name) if prefix else name)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/generic.go", "NameIsDNSLabel", 45, 50, repo=SCHEDULER_PLUGINS)
 def name_is_dns_label(name: str, prefix: bool = False) -> list[str]:
     return is_dns1123_label(_mask_trailing_dash(name) if prefix else name)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/generic.go", "NameIsDNS1035Label", 53, 58, repo=SCHEDULER_PLUGINS)
 def name_is_dns1035_label(name: str, prefix: bool = False) -> list[str]:
     return is_dns1035_label(_mask_trailing_dash(name) if prefix else name)
 
@@ -190,6 +206,7 @@ NAME_MAY_NOT_BE = (".", "..")
 NAME_MAY_NOT_CONTAIN = ("/", "%")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/path/name.go", "ValidatePathSegmentName", 62, 68, repo=SCHEDULER_PLUGINS)
 def validate_path_segment_name(name: str, prefix: bool = False) -> list[str]:
     """Upstream ValidatePathSegmentName: the name must fit in a URL path."""
     if not prefix and name in NAME_MAY_NOT_BE:

@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from ..types import LabelSelector, LabelSelectorRequirement, ObjectMeta
 from . import field
+from ...anchors import SCHEDULER_PLUGINS, ports
 from .names import is_qualified_name, is_valid_label_value, validate_namespace_name
 
 NameFunc = Callable[[str, bool], list[str]]
@@ -26,11 +27,13 @@ TOTAL_ANNOTATION_SIZE_LIMIT_B = 256 * (1 << 10)  # 256 kB
 LABEL_SELECTOR_OPERATORS = ("In", "NotIn", "Exists", "DoesNotExist")
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", "ValidateLabelName", 96, 102, repo=SCHEDULER_PLUGINS)
 def validate_label_name(name: str, path: str) -> field.ErrorList:
     """Upstream ValidateLabelName: a label key is a qualified name."""
     return [field.invalid(path, name, msg) for msg in is_qualified_name(name)]
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", "ValidateLabels", 105, 114, repo=SCHEDULER_PLUGINS)
 def validate_labels(labels: dict[str, str], path: str) -> field.ErrorList:
     """Upstream ValidateLabels: every key a qualified name, every value a label value."""
     errs: field.ErrorList = []
@@ -40,6 +43,7 @@ def validate_labels(labels: dict[str, str], path: str) -> field.ErrorList:
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/objectmeta.go", "ValidateAnnotations", 44, 56, repo=SCHEDULER_PLUGINS)
 def validate_annotations(annotations: dict[str, str], path: str) -> field.ErrorList:
     """Upstream ValidateAnnotations: keys are qualified names (checked lower-cased)."""
     errs: field.ErrorList = []
@@ -51,6 +55,7 @@ def validate_annotations(annotations: dict[str, str], path: str) -> field.ErrorL
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/validation/objectmeta.go", "ValidateObjectMetaAccessor", 155, 194, repo=SCHEDULER_PLUGINS)
 def validate_object_meta(meta: ObjectMeta, requires_namespace: bool, name_fn: NameFunc,
                          path: str = "metadata") -> field.ErrorList:
     """Upstream ValidateObjectMetaAccessor, for an object being created."""
@@ -75,6 +80,7 @@ def validate_object_meta(meta: ObjectMeta, requires_namespace: bool, name_fn: Na
 # --- meta/v1/validation: label selectors ------------------------------------------------
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", "ValidateLabelSelectorRequirement", 70, 93, repo=SCHEDULER_PLUGINS)
 def validate_label_selector_requirement(req: LabelSelectorRequirement, path: str,
                                         allow_invalid_label_value: bool = False) -> field.ErrorList:
     """Upstream ValidateLabelSelectorRequirement."""
@@ -96,6 +102,7 @@ def validate_label_selector_requirement(req: LabelSelectorRequirement, path: str
     return errs
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go", "ValidateLabelSelector", 56, 66, repo=SCHEDULER_PLUGINS)
 def validate_label_selector(selector: Optional[LabelSelector], path: str,
                             allow_invalid_label_value: bool = False) -> field.ErrorList:
     """Upstream ValidateLabelSelector; a nil selector is fine."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...anchors import SCHEDULER_PLUGINS, plumbing, ports
 from ..quantity import (
     BINARY_SI,
     DECIMAL_EXPONENT,
@@ -34,6 +35,7 @@ NANO_SCALE = -9
 _MAX_INT64 = 2**63 - 1
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "Quantity", 100, 111, repo=SCHEDULER_PLUGINS)
 @dataclass
 class GoQuantity:
     """The fields of upstream's ``resource.Quantity`` after parsing and defaulting."""
@@ -45,10 +47,12 @@ class GoQuantity:
     s: str = ""  # the cached string
     format: str = DECIMAL_SI
 
+    @ports("vendor/k8s.io/apimachinery/pkg/api/resource/quantity.go", "(*Quantity).String", 646, 657, repo=SCHEDULER_PLUGINS)
     def string(self) -> str:
         """Upstream ``Quantity.String()``."""
         return self.s or self.canonical
 
+    @plumbing("Go's %#v of the struct, for error messages")
     def go_repr(self) -> str:
         """Go's ``%#v`` of the struct."""
         i_value, i_scale = (0, 0) if self.dec else (self.value, self.scale)
@@ -102,6 +106,7 @@ def _round_up(q: GoQuantity, scale: int) -> None:
     q.value, q.scale = (magnitude if q.value >= 0 else -magnitude), scale
 
 
+@plumbing("rebuilds the API server's Quantity fields for error messages")
 def go_quantity(q: Quantity, text: str | None) -> GoQuantity:
     """The API server's view of ``q`` written as ``text``, after v1 defaulting
     (SetDefaults_ResourceList rounds up to milli units)."""

@@ -37,7 +37,7 @@ import textwrap
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .anchors import plumbing
 from .cli import answer_case
@@ -106,6 +106,14 @@ def _same_status(a: dict, b: dict) -> bool:
     return a.get("code") == b.get("code") and list(a.get("reasons") or []) == list(b.get("reasons") or [])
 
 
+def _presence_diff(where: str, exp: Optional[dict], got: Optional[dict], absent: str,
+                   present: Callable[[dict], str]) -> Difference:
+    """A node one side has and the other lacks."""
+    def line(v: Optional[dict]) -> list[str]:
+        return [absent] if v is None else [present(v)]
+    return _diff(where, line(exp), line(got))
+
+
 # --- score mode -------------------------------------------------------------------------------
 
 
@@ -116,9 +124,8 @@ def compare_score(exp: dict, got: dict) -> list[Difference]:
     for node in sorted(set(ef) | set(gf)):
         e, g = ef.get(node), gf.get(node)
         if e is None or g is None:
-            out.append(_diff(f"filter, node {node}",
-                             ["(not filtered)"] if e is None else [f"filtered: {e.get('status')}"],
-                             ["(not filtered)"] if g is None else [f"filtered: {g.get('status')}"]))
+            out.append(_presence_diff(f"filter, node {node}", e, g, "(not filtered)",
+                                      lambda v: f"filtered: {v.get('status')}"))
             continue
         if e.get("status") != g.get("status"):
             out.append(_diff(f"filter, node {node}: verdict", [str(e.get("status"))], [str(g.get("status"))]))
@@ -137,9 +144,8 @@ def compare_score(exp: dict, got: dict) -> list[Difference]:
     for node in sorted(set(es) | set(gs)):
         e, g = es.get(node), gs.get(node)
         if e is None or g is None:
-            out.append(_diff(f"scores, node {node}",
-                             ["(not scored)"] if e is None else [f"scored, total {e.get('total')}"],
-                             ["(not scored)"] if g is None else [f"scored, total {g.get('total')}"]))
+            out.append(_presence_diff(f"scores, node {node}", e, g, "(not scored)",
+                                      lambda v: f"scored, total {v.get('total')}"))
             continue
         ep, gp = e.get("plugins") or {}, g.get("plugins") or {}
         for plugin in sorted(set(gp) - set(ep)):

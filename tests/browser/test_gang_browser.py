@@ -36,15 +36,21 @@ def wait_for_move(explorer, before: str, cap_s: float = 10.0) -> str:
     return now
 
 
+def first_queue_explorer(page, lab_server: Lab, notebook: str, deadline: Deadline):
+    """Open ``notebook``, run all its cells, and return the output holding its first QueueExplorer."""
+    open_and_run_all(page, lab_server, notebook, deadline)
+    explorer = page.locator(".jp-OutputArea-output").filter(has=page.locator(".ksched-queue-explorer")).first
+    explorer.wait_for(timeout=deadline.ms(60))
+    page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
+    explorer.scroll_into_view_if_needed(timeout=deadline.ms(10))
+    return explorer
+
+
 def test_a_gang_waits_at_permit_then_binds_together(lab_server: Lab, browser_page, tmp_path):
     page = browser_page
     deadline = Deadline(TEST_BUDGET_S)
     try:
-        open_and_run_all(page, lab_server, NOTEBOOK, deadline)
-        explorer = page.locator(".jp-OutputArea-output").filter(has=page.locator(".ksched-queue-explorer")).first
-        explorer.wait_for(timeout=deadline.ms(60))
-        page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
-        explorer.scroll_into_view_if_needed(timeout=deadline.ms(10))
+        explorer = first_queue_explorer(page, lab_server, NOTEBOOK, deadline)
 
         waiting = lane_pods(explorer, "inFlight")
         explorer.screenshot(path=str(screenshot_dir(tmp_path) / "gang-waiting.png"), timeout=deadline.ms(15))

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from .conftest import Lab
-from .test_gang_browser import lane_pods, wait_for_move
-from .test_stepper_browser import ALL_CELLS_RAN, Deadline, open_and_run_all, screenshot_dir
+from .test_gang_browser import first_queue_explorer, lane_pods, wait_for_move
+from .test_stepper_browser import Deadline, screenshot_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.ch05]
 
@@ -27,11 +27,7 @@ def test_a_pod_failing_while_the_previous_bind_lands_is_retried_from_backoff(lab
     page = browser_page
     deadline = Deadline(TEST_BUDGET_S)
     try:
-        open_and_run_all(page, lab_server, NOTEBOOK, deadline)
-        explorer = page.locator(".jp-OutputArea-output").filter(has=page.locator(".ksched-queue-explorer")).first
-        explorer.wait_for(timeout=deadline.ms(60))
-        page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
-        explorer.scroll_into_view_if_needed(timeout=deadline.ms(10))
+        explorer = first_queue_explorer(page, lab_server, NOTEBOOK, deadline)
 
         backoff_at_start = lane_pods(explorer, "backoffQ")
         bound_at_start = lane_pods(explorer, "bound")

@@ -18,7 +18,7 @@ from ksched_edu.api.types import Cluster
 from ksched_edu.config.loader import default_config
 from ksched_edu.sim.apiserver import APIServer
 from ksched_edu.sim.simulation import Simulation
-from ksched_edu.trace import CycleEvent, QueueEvent, Recorder
+from ksched_edu.trace import CycleEvent, Recorder
 from tests.builders import make_node, make_pod
 
 pytestmark = pytest.mark.ch05
@@ -39,10 +39,6 @@ def overlap_cluster() -> Cluster:
 
 FIRST = "0/2 nodes are available: 2 Insufficient cpu."
 RETRY = "0/2 nodes are available: 1 Too many pods, 2 Insufficient cpu."
-
-
-def queue_moves(rec: Recorder, pod: str) -> list[str]:
-    return [e.action for e in rec.of(QueueEvent) if e.pod == pod]
 
 
 def test_a_pod_failing_while_the_previous_bind_lands_goes_to_backoff_and_retries():

@@ -28,6 +28,7 @@ STYLE = """<style>
 .ksched-grid td.ksched-rejected {background: #fdecea; color: #a31515;}
 .ksched-grid td.ksched-notrun {color: #a0a0a0;}
 .ksched-note {margin: 4px 0; color: #444; font: 13px sans-serif;}
+.ksched-runtime {margin: 2px 0; color: #555; font: 12px sans-serif;}
 .ksched-head {font: 13px sans-serif; margin: 2px 0;}
 .ksched-board {display: flex; gap: 8px; align-items: flex-start;}
 .ksched-lane {min-width: 130px; border: 1px solid #ccc; border-radius: 4px; padding: 3px;}

@@ -31,14 +31,17 @@ only reads recorded events; it never re-runs a plugin.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import ipywidgets as widgets
 
+from ..anchors import upstream
+from ..framework.runtime import Framework
 from ..trace import PermitEvent, PluginEvent
 from ..viz.readers import (BINDING_POINTS, CYCLE_POINTS, CycleRecord, filter_rows, index_cycles, pick_cycle,
                            recorder_of, score_rows, score_weights)
 from ._html import STYLE, Section, attrs, escape, note, render_section
+from .source_view import SourceView
 
 PASS, FAIL, NOT_RUN = "✔", "✘", "—"
 REJECTING_CODES = ("Unschedulable", "UnschedulableAndUnresolvable", "Error")
@@ -58,6 +61,36 @@ POINT_HELP = {
     "Bind": "write the binding to the API server (RunBindPlugins)",
     "PostBind": "informational, after a successful bind (RunPostBindPlugins)",
 }
+
+# The runtime function (framework/runtime/framework.go) that runs each point's plugins.
+# NormalizeScore has none of its own: RunScorePlugins normalizes and weighs too.
+RUNTIME_FUNCTIONS: dict[str, Callable[..., Any]] = {
+    "QueueSort": Framework.queue_sort_func,
+    "PreFilter": Framework.run_pre_filter_plugins,
+    "Filter": Framework.run_filter_plugins,
+    "PostFilter": Framework.run_post_filter_plugins,
+    "PreScore": Framework.run_pre_score_plugins,
+    "Score": Framework.run_score_plugins,
+    "NormalizeScore": Framework.run_score_plugins,
+    "Reserve": Framework.run_reserve_plugins_reserve,
+    "Permit": Framework.run_permit_plugins,
+    "PreBind": Framework.run_pre_bind_plugins,
+    "Bind": Framework.run_bind_plugins,
+    "PostBind": Framework.run_post_bind_plugins,
+}
+
+
+def render_runtime_link(point: str) -> str:
+    """One line: the Go runtime function of ``point`` (a permalink) and the port's function."""
+    fn = RUNTIME_FUNCTIONS[point]
+    anchor = upstream(fn)
+    port = escape(fn.__qualname__)
+    if anchor is None:
+        return f'<div class="ksched-runtime">Runtime: {port}</div>'
+    where = f"{anchor.path.rsplit('/', 1)[-1]}#L{anchor.start}"
+    return (f'<div class="ksched-runtime">Runtime: <a href="{escape(anchor.permalink)}" '
+            f'target="_blank" rel="noopener">{escape(anchor.go)}</a> ({escape(where)}) · port: '
+            f"<code>{port}</code></div>")
 
 
 @dataclass
@@ -409,7 +442,7 @@ def render_strip(views: dict[str, PointView], current: str) -> str:
 def render_view(view: PointView, cycle: int) -> str:
     body = [f'<div{attrs(class_="ksched-point-view", data_point=view.point, data_cycle=cycle)}>',
             f'<div class="ksched-head"><b>{escape(view.point)}</b>: {escape(POINT_HELP[view.point])}</div>',
-            note(view.note)]
+            render_runtime_link(view.point), note(view.note)]
     for s in view.sections:
         body.append(render_section(s))
     body.append("</div>")
@@ -469,15 +502,21 @@ class CycleStepper(widgets.VBox):
         self.point_dropdown = widgets.Dropdown(options=list(CYCLE_POINTS), value=CYCLE_POINTS[0],
                                                description="Jump to", layout=widgets.Layout(width="230px"))
         self.cycle_dropdown = widgets.Dropdown(description="Cycle", layout=widgets.Layout(width="330px"))
+        self.source_button = widgets.ToggleButton(value=False, description="Python ⇄ Go", layout=auto,
+                                                  tooltip="Show the runtime function of this point, Python beside Go")
+        self.source = widgets.VBox()
+        self.source.add_class("ksched-stepper-source")
         self.reset_button.on_click(lambda _: self.reset())
         self.prev_button.on_click(lambda _: self.prev())
         self.next_button.on_click(lambda _: self.next())
         self.play.observe(self._on_play, names="value")
         self.point_dropdown.observe(self._on_point_dropdown, names="value")
         self.cycle_dropdown.observe(self._on_cycle_dropdown, names="value")
+        self.source_button.observe(lambda _: self._render_source(), names="value")
         self.controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.next_button,
-                                      self.point_dropdown, self.cycle_dropdown])
-        super().__init__(children=[self.style_html, self.header, self.strip, self.controls, self.table])
+                                      self.point_dropdown, self.cycle_dropdown, self.source_button])
+        super().__init__(children=[self.style_html, self.header, self.strip, self.controls, self.table,
+                                   self.source])
         self.add_class("ksched-stepper")
         self._fill_cycle_dropdown()
         self._index = self._point_index(point)
@@ -518,6 +557,11 @@ class CycleStepper(widgets.VBox):
     @property
     def strip_html(self) -> str:
         return self.strip.value
+
+    @property
+    def runtime_function(self) -> Callable[..., Any]:
+        """The port's runtime function that runs the current point's plugins (``SourceView`` takes it)."""
+        return RUNTIME_FUNCTIONS[self.point]
 
     def table_rows(self) -> list[dict[str, Any]]:
         """The rows of the current point's main table (the first one shown), as dicts column -> value."""
@@ -590,6 +634,7 @@ class CycleStepper(widgets.VBox):
         self.table.value = render_view(views[self.point], self._record.cycle)
         self.prev_button.disabled = self._index == 0
         self.next_button.disabled = self._index == len(CYCLE_POINTS) - 1
+        self._render_source()
         self._syncing = True
         try:
             self.point_dropdown.value = self.point
@@ -597,6 +642,15 @@ class CycleStepper(widgets.VBox):
             self.cycle_dropdown.value = self._record.cycle
         finally:
             self._syncing = False
+
+    def _render_source(self) -> None:
+        """With the toggle on: the SourceView of the current point's runtime function (built on demand)."""
+        if not self.source_button.value:
+            self.source.children = ()
+            return
+        shown = self.source.children[0] if self.source.children else None
+        if not isinstance(shown, SourceView) or shown.qualname != self.runtime_function.__qualname__:
+            self.source.children = (SourceView(self.runtime_function),)
 
     def _fill_cycle_dropdown(self) -> None:
         self._syncing = True

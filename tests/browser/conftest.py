@@ -11,6 +11,7 @@ with ``CI=true`` in the environment that skip is a failure instead.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -23,7 +24,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Optional
 
 import pytest
 
@@ -198,9 +199,12 @@ def _stop(lab: Lab) -> None:
             pass
 
 
-@pytest.fixture()
-def lab_server(tmp_path: Path) -> Iterator[Lab]:
-    """JupyterLab on a temporary copy of the project, rooted at its notebooks/ folder."""
+@contextlib.contextmanager
+def running_lab(tmp_path: Path, extra_env: Optional[dict[str, str]] = None) -> Iterator[Lab]:
+    """JupyterLab on a temporary copy of the project, rooted at its notebooks/ folder.
+
+    ``extra_env`` reaches the server and its kernels (e.g. where SourceView reads Go from).
+    """
     project = project_copy(tmp_path / "project")
     jupyter = {name: tmp_path / "jupyter" / name for name in ("config", "data", "runtime", "ipython")}
     for folder in jupyter.values():
@@ -212,7 +216,7 @@ def lab_server(tmp_path: Path) -> Iterator[Lab]:
     env = dict(os.environ,
                JUPYTER_CONFIG_DIR=str(jupyter["config"]), JUPYTER_DATA_DIR=str(jupyter["data"]),
                JUPYTER_RUNTIME_DIR=str(jupyter["runtime"]), IPYTHONDIR=str(jupyter["ipython"]),
-               JUPYTER_PLATFORM_DIRS="1", PYDEVD_DISABLE_FILE_VALIDATION="1")
+               JUPYTER_PLATFORM_DIRS="1", PYDEVD_DISABLE_FILE_VALIDATION="1", **(extra_env or {}))
     env.pop("JUPYTER_TOKEN", None)
     port, token = free_port(), os.urandom(16).hex()
     log = tmp_path / "jupyterlab.log"
@@ -234,3 +238,10 @@ def lab_server(tmp_path: Path) -> Iterator[Lab]:
         yield lab
     finally:
         _stop(lab)
+
+
+@pytest.fixture()
+def lab_server(tmp_path: Path) -> Iterator[Lab]:
+    """JupyterLab on a temporary copy of the project, rooted at its notebooks/ folder."""
+    with running_lab(tmp_path) as lab:
+        yield lab

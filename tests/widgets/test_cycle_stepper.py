@@ -315,3 +315,42 @@ def test_permit_shows_a_member_allowed_when_the_gang_is_complete(gang_sim):
     assert "at t=330s it was allowed." in s.view.note
     s.goto("Bind")
     assert "The pod was bound to" in s.view.note
+
+
+# --- each point linked to its runtime function ---------------------------------------------
+
+RUNTIME_GO = {  # point -> the framework.go function that runs its plugins (framework/runtime/framework.go)
+    "QueueSort": "(*frameworkImpl).QueueSortFunc", "PreFilter": "(*frameworkImpl).RunPreFilterPlugins",
+    "Filter": "(*frameworkImpl).RunFilterPlugins", "PostFilter": "(*frameworkImpl).RunPostFilterPlugins",
+    "PreScore": "(*frameworkImpl).RunPreScorePlugins", "Score": "(*frameworkImpl).RunScorePlugins",
+    "NormalizeScore": "(*frameworkImpl).RunScorePlugins", "Reserve": "(*frameworkImpl).RunReservePluginsReserve",
+    "Permit": "(*frameworkImpl).RunPermitPlugins", "PreBind": "(*frameworkImpl).RunPreBindPlugins",
+    "Bind": "(*frameworkImpl).RunBindPlugins", "PostBind": "(*frameworkImpl).RunPostBindPlugins",
+}
+
+
+@pytest.mark.parametrize("point", CYCLE_POINTS)
+def test_each_point_links_its_runtime_function(teaching_sim, point, monkeypatch):
+    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
+    monkeypatch.delenv("KSCHED_EDU_K8S_SRC", raising=False)
+    s = CycleStepper(teaching_sim, point=point)
+    link = re.search(r'<div class="ksched-runtime">Runtime: <a href="([^"]+)"[^>]*>([^<]+)</a>', s.table_html)
+    assert link, s.table_html[:300]
+    assert link.group(2) == RUNTIME_GO[point].replace(">", "&gt;")
+    assert link.group(1).startswith("https://github.com/kubernetes/kubernetes/blob/v1.30.4/"
+                                    "pkg/scheduler/framework/runtime/framework.go#L")
+    assert s.source.children == ()
+    s.source_button.value = True
+    (view,) = s.source.children
+    assert view.anchor.go == RUNTIME_GO[point] and view.qualname == s.runtime_function.__qualname__
+
+
+def test_the_source_follows_the_current_point_while_shown(teaching_sim, monkeypatch):
+    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
+    s = CycleStepper(teaching_sim, point="Filter")
+    s.source_button.value = True
+    assert s.source.children[0].anchor.go == "(*frameworkImpl).RunFilterPlugins"
+    s.next()
+    assert s.source.children[0].anchor.go == "(*frameworkImpl).RunPostFilterPlugins"
+    s.source_button.value = False
+    assert s.source.children == ()

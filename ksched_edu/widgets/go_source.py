@@ -1,0 +1,156 @@
+"""Where the Go lines of an anchor come from, at run time: never from the project itself.
+
+The project ships no upstream source. For an anchor (``ksched_edu.upstream(obj)``)
+the Go lines are looked for, in this order:
+
+1. a local checkout named by an environment variable: ``KSCHED_EDU_K8S_SRC``
+   (a kubernetes/kubernetes working tree, ideally at tag v1.30.4) or
+   ``KSCHED_EDU_SCHEDULER_PLUGINS_SRC`` (kubernetes-sigs/scheduler-plugins);
+2. the cache: ``$KSCHED_EDU_CACHE_DIR``, else ``$XDG_CACHE_HOME/ksched_edu``, else
+   ``~/.cache/ksched_edu`` (``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on
+   macOS), under ``go/<owner>/<repo>/<ref>/<path>``;
+3. the anchor's raw file (``raw.githubusercontent.com`` at the pinned tag or
+   commit), fetched once with a short timeout and written to the cache. Set
+   ``KSCHED_EDU_OFFLINE=1`` to skip this step;
+4. none of these: no lines, and one line saying why, with the permalink.
+
+A checkout at another version may hold other lines: when the first lines of
+the range do not name the anchored Go identifier, the status says so.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+from ..anchors import K8S, SCHEDULER_PLUGINS, Anchor
+
+CHECKOUT_VARS = {K8S: "KSCHED_EDU_K8S_SRC", SCHEDULER_PLUGINS: "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"}
+FETCH_TIMEOUT_SECONDS = 5.0
+
+# A fetch that failed is not tried again in this process (one slow timeout, not one per view).
+_FAILED_FETCHES: dict[str, str] = {}
+
+
+@dataclass(frozen=True)
+class GoSource:
+    """The Go lines of one anchor (None when unavailable) and one line on where they came from."""
+
+    lines: Optional[list[str]]
+    status: str
+    origin: str  # "checkout" | "cache" | "download" | "unavailable"
+
+
+def cache_dir() -> Path:
+    """The per-user cache directory of the project (not created here)."""
+    if os.environ.get("KSCHED_EDU_CACHE_DIR"):
+        return Path(os.environ["KSCHED_EDU_CACHE_DIR"])
+    if os.environ.get("XDG_CACHE_HOME"):
+        return Path(os.environ["XDG_CACHE_HOME"]) / "ksched_edu"
+    if sys.platform == "win32" and os.environ.get("LOCALAPPDATA"):
+        return Path(os.environ["LOCALAPPDATA"]) / "ksched_edu" / "Cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "ksched_edu"
+    return Path.home() / ".cache" / "ksched_edu"
+
+
+def cached_file(anchor: Anchor) -> Path:
+    """Where the anchor's whole Go file is kept once fetched."""
+    return cache_dir() / "go" / anchor.repo / anchor.ref / anchor.path
+
+
+def _offline() -> bool:
+    return os.environ.get("KSCHED_EDU_OFFLINE", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _where_else(anchor: Anchor) -> str:
+    var = CHECKOUT_VARS.get(anchor.repo)
+    prefix = f"Set {var} to a local checkout, or read" if var else "Read"
+    return f"{prefix} it at {anchor.permalink}"
+
+
+def _slice(text: str, anchor: Anchor) -> list[str]:
+    return text.splitlines()[anchor.start - 1:anchor.end]
+
+
+def _short_go_name(go: str) -> str:
+    """``(*Scheduler).schedulePod`` -> ``schedulePod``; ``selectHost`` -> ``selectHost``."""
+    return go.rsplit(".", 1)[-1]
+
+
+def _version_warning(lines: list[str], anchor: Anchor) -> str:
+    head = "\n".join(lines[:4])
+    if lines and _short_go_name(anchor.go) not in head:
+        return (f" Lines {anchor.start}-{anchor.end} there do not name {anchor.go}: "
+                f"is the checkout at {anchor.ref}?")
+    return ""
+
+
+def _from_checkout(anchor: Anchor) -> Optional[GoSource]:
+    var = CHECKOUT_VARS.get(anchor.repo)
+    root = os.environ.get(var, "") if var else ""
+    if not root:
+        return None
+    path = Path(root) / anchor.path
+    if not path.is_file():
+        return None
+    lines = _slice(path.read_text(encoding="utf-8", errors="replace"), anchor)
+    status = f"Read from {var} ({path}).{_version_warning(lines, anchor)}"
+    return GoSource(lines, status, "checkout")
+
+
+def _from_cache(anchor: Anchor) -> Optional[GoSource]:
+    path = cached_file(anchor)
+    if not path.is_file():
+        return None
+    lines = _slice(path.read_text(encoding="utf-8", errors="replace"), anchor)
+    return GoSource(lines, f"Read from the cache ({path}).", "cache")
+
+
+def _download(anchor: Anchor) -> GoSource:
+    url = anchor.raw_url
+    if url not in _FAILED_FETCHES:
+        try:
+            with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as response:  # noqa: S310 (https)
+                text = response.read().decode("utf-8", errors="replace")
+        except (urllib.error.URLError, OSError, ValueError) as err:
+            _FAILED_FETCHES[url] = str(getattr(err, "reason", err))
+    if url in _FAILED_FETCHES:
+        return GoSource(None, f"Go source not shown: {url} could not be fetched ({_FAILED_FETCHES[url]}). "
+                              f"{_where_else(anchor)}", "unavailable")
+    path = cached_file(anchor)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        where = f"Fetched from {url}; cached in {path}."
+    except OSError as err:
+        where = f"Fetched from {url} (not cached: {err.strerror or err})."
+    return GoSource(_slice(text, anchor), where, "download")
+
+
+def go_source(anchor: Anchor) -> GoSource:
+    """The Go lines of ``anchor``: from a checkout, the cache, a download, or none (with why)."""
+    for source in (_from_checkout, _from_cache):
+        found = source(anchor)
+        if found is not None:
+            return found
+    if _offline():
+        found = GoSource(None, f"Go source not shown: KSCHED_EDU_OFFLINE is set and the file is not in the cache. "
+                               f"{_where_else(anchor)}",
+                         "unavailable")
+    else:
+        found = _download(anchor)
+    return _with_checkout_note(found, anchor)
+
+
+def _with_checkout_note(found: GoSource, anchor: Anchor) -> GoSource:
+    """Say so when a checkout was named but lacks the file (a wrong path is a common slip)."""
+    var = CHECKOUT_VARS.get(anchor.repo)
+    root = os.environ.get(var, "") if var else ""
+    if not root:
+        return found
+    return GoSource(found.lines, f"{var}={root} has no {anchor.path}. {found.status}", found.origin)

@@ -1,0 +1,142 @@
+"""SourceView: the Python of a ported function beside its Go, from a checkout, the cache, a download or nothing."""
+from __future__ import annotations
+
+import io
+import re
+import urllib.error
+from pathlib import Path
+
+import pytest
+
+from ksched_edu.anchors import upstream
+from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
+from ksched_edu.schedule_one import schedule_pod, select_host
+from ksched_edu.widgets import SourceView
+from ksched_edu.widgets import go_source
+from ksched_edu.widgets.source_view import NoAnchorError
+
+from tests.go_fixture import fixture_func_line, write_checkout
+
+
+def _line_numbers(html: str) -> list[int]:
+    """The line numbers Pygments wrote in a column (each in a span of its own, before the line)."""
+    return [int(n) for n in re.findall(r'<span style="color: #9a9a9a[^"]*">\s*(\d+)</span>', html)]
+
+
+@pytest.fixture(autouse=True)
+def isolated(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No checkout, an empty cache of our own, no download remembered, and no network reached."""
+    for var in ("KSCHED_EDU_K8S_SRC", "KSCHED_EDU_SCHEDULER_PLUGINS_SRC", "KSCHED_EDU_OFFLINE"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("KSCHED_EDU_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(go_source, "_FAILED_FETCHES", {})
+
+    def no_network(url: str, timeout: float) -> None:
+        raise urllib.error.URLError("no network in tests")
+
+    monkeypatch.setattr(go_source.urllib.request, "urlopen", no_network)
+    return tmp_path
+
+
+def test_the_go_lines_come_from_a_checkout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    anchor = upstream(schedule_pod)
+    monkeypatch.setenv("KSCHED_EDU_K8S_SRC", str(write_checkout(tmp_path / "k8s", [anchor])))
+    view = SourceView(schedule_pod)
+    assert view.go_lines is not None and len(view.go_lines) == anchor.end - anchor.start + 1
+    assert view.go_lines[0] == fixture_func_line(anchor) and view.go_lines[-1] == "}"
+    assert view.go.origin == "checkout" and "Read from KSCHED_EDU_K8S_SRC" in view.go_status
+    assert "is the checkout at" not in view.go_status
+    # both columns carry their own file's line numbers
+    go_column = view.value[view.value.index('class="ksched-source-go"'):]
+    python_column = view.value[:view.value.index('class="ksched-source-go"')]
+    assert _line_numbers(go_column)[:2] == [anchor.start, anchor.start + 1]
+    assert _line_numbers(python_column)[0] == view.python_start > 1
+    assert 'class="ksched-source-python"' in view.value and 'class="ksched-source-go"' in view.value
+    assert "def schedule_pod" in "\n".join(view.python_lines)
+
+
+def test_a_checkout_at_another_version_is_named_as_such(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    anchor = upstream(schedule_pod)
+    root = tmp_path / "k8s"
+    (root / anchor.path).parent.mkdir(parents=True)
+    (root / anchor.path).write_text("// another version\n" * (anchor.end + 5))
+    monkeypatch.setenv("KSCHED_EDU_K8S_SRC", str(root))
+    view = SourceView(schedule_pod)
+    assert view.go_lines == ["// another version"] * (anchor.end - anchor.start + 1)
+    assert f"do not name (*Scheduler).schedulePod: is the checkout at v1.30.4?" in view.go_status
+
+
+def test_a_checkout_without_the_file_says_so_and_falls_back(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("KSCHED_EDU_K8S_SRC", str(tmp_path / "empty"))
+    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
+    view = SourceView(schedule_pod)
+    assert view.go_lines is None
+    assert view.go_status.startswith(f"KSCHED_EDU_K8S_SRC={tmp_path / 'empty'} has no pkg/scheduler/schedule_one.go.")
+
+
+def test_a_download_is_cached_and_read_from_the_cache_next_time(monkeypatch: pytest.MonkeyPatch,
+                                                                 isolated: Path) -> None:
+    anchor = upstream(select_host)
+    fake = write_checkout(isolated / "remote", [anchor]) / anchor.path
+    calls: list[str] = []
+
+    def serve(url: str, timeout: float) -> io.BytesIO:
+        calls.append(url)
+        return io.BytesIO(fake.read_bytes())
+
+    monkeypatch.setattr(go_source.urllib.request, "urlopen", serve)
+    first = SourceView(select_host)
+    assert first.go.origin == "download" and calls == [anchor.raw_url]
+    assert (isolated / "cache" / "go" / anchor.repo / anchor.ref / anchor.path).is_file()
+    second = SourceView(select_host)
+    assert second.go.origin == "cache" and len(calls) == 1
+    assert second.go_lines == first.go_lines and second.go_lines[0] == fixture_func_line(anchor)
+
+
+def test_offline_the_view_keeps_the_permalink_and_says_why() -> None:
+    view = SourceView(schedule_pod)
+    anchor = upstream(schedule_pod)
+    assert view.go_lines is None and view.go.origin == "unavailable"
+    assert "could not be fetched (no network in tests)" in view.go_status
+    assert view.go_status.endswith(anchor.permalink)
+    assert f'href="{anchor.permalink}"' in view.value
+    # a failed download is not tried again for the next view of the same file
+    other = SourceView(select_host)
+    assert other.go_status.endswith(upstream(select_host).permalink)
+
+
+def test_offline_mode_never_reaches_for_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
+
+    def forbidden(url: str, timeout: float) -> None:
+        raise AssertionError(f"offline mode fetched {url}")
+
+    monkeypatch.setattr(go_source.urllib.request, "urlopen", forbidden)
+    view = SourceView(PriorityQueue.pop)
+    assert "KSCHED_EDU_OFFLINE is set" in view.go_status
+
+
+def test_the_repr_is_the_same_wherever_the_go_came_from(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    offline = repr(SourceView(schedule_pod))
+    monkeypatch.setenv("KSCHED_EDU_K8S_SRC", str(write_checkout(tmp_path / "k8s", [upstream(schedule_pod)])))
+    assert repr(SourceView(schedule_pod)) == offline == (
+        "SourceView(schedule_pod ⇄ (*Scheduler).schedulePod, pkg/scheduler/schedule_one.go#L390-L438)")
+    assert repr(SourceView(PriorityQueue.pop)).startswith("SourceView(PriorityQueue.pop ⇄ (*PriorityQueue).Pop, ")
+
+
+def test_plumbing_shows_its_reason_and_an_unanchored_object_is_refused() -> None:
+    from ksched_edu.scheduler import Scheduler
+
+    view = SourceView(Scheduler.finish_binding_cycles)
+    assert view.anchor is None and view.go_lines is None
+    assert view.go_status.startswith("No Go counterpart: step-by-step use")
+    assert repr(view) == "SourceView(Scheduler.finish_binding_cycles: plumbing)"
+    with pytest.raises(NoAnchorError, match="has no upstream anchor"):
+        SourceView(len)
+
+
+def test_a_long_class_is_cut_with_a_note() -> None:
+    from ksched_edu.scheduler import Scheduler
+
+    view = SourceView(Scheduler, max_python_lines=10)
+    assert len(view.python_lines) == 11 and view.python_lines[-1].startswith("# … ")

@@ -381,8 +381,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_conformance_arguments(sub.add_parser(
         "conformance", help="answer the cases of data/conformance and compare with the real kube-scheduler"))
     up = sub.add_parser("upstream", help="the Go function each ported function ports, with permalinks")
-    up.add_argument("--list", action="store_true", required=True,
-                    help="print every anchor as CSV: module, function, Go identifier, permalink")
+    what = up.add_mutually_exclusive_group(required=True)
+    what.add_argument("--list", action="store_true",
+                      help="print every anchor as CSV: module, function, Go identifier, permalink")
+    what.add_argument("--check", action="store_true",
+                      help="check every anchor's first line against local Go sources (see DEVELOPERS.md)")
+    up.add_argument("--k8s-src", type=Path, help="with --check: a kubernetes checkout at v1.30.4")
+    up.add_argument("--scheduler-plugins-src", type=Path,
+                    help="with --check: a scheduler-plugins checkout at 37b7888a")
+    up.add_argument("--git-dir", type=Path,
+                    help="with --check: a scheduler-plugins git directory holding 37b7888a (k8s from its vendor/)")
+    up.add_argument("--source", action="append", default=[], metavar="OWNER/REPO=DIR",
+                    help="with --check: a working tree or git directory of another anchored repository")
     return ap
 
 
@@ -403,10 +413,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
             return conformance_command(args)
         if args.command == "upstream":
-            from .anchors import list_csv
-
-            sys.stdout.write(list_csv())
-            return 0
+            return upstream_command(args)
         return schedule_command(args)
     except UsageError as err:
         print(str(err), file=sys.stderr)
@@ -414,6 +421,39 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (ManifestError, ConfigError, ConfigurationError) as err:
         print(_one_line(err), file=sys.stderr)
         return EXIT_USAGE
+
+
+@plumbing("command-line interface: upstream --list / --check")
+def upstream_command(args: argparse.Namespace) -> int:
+    from .anchor_check import check_anchors, first_of, source_reader
+    from .anchors import K8S, SCHEDULER_PLUGINS, list_csv
+
+    if args.list:
+        sys.stdout.write(list_csv())
+        return 0
+    sources = [(K8S, args.k8s_src), (SCHEDULER_PLUGINS, args.scheduler_plugins_src),
+               (SCHEDULER_PLUGINS, args.git_dir)]
+    for given in args.source:
+        repo, sep, path = given.partition("=")
+        if not sep or repo.count("/") != 1 or not path:
+            raise UsageError(f"upstream --check: --source {given!r}: expected OWNER/REPO=DIR")
+        sources.append((repo, Path(path)))
+    readers = []
+    for repo, path in sources:
+        if path is None:
+            continue
+        if not path.is_dir():
+            raise UsageError(f"upstream --check: {path}: no such directory")
+        readers.append(source_reader(repo, path))
+    if not readers:
+        raise UsageError("upstream --check: give --k8s-src, --scheduler-plugins-src, --git-dir or --source")
+    report = check_anchors(first_of(readers))
+    for miss in report.misses:
+        print(miss)
+    for path, names in sorted(report.unchecked.items()):
+        print(f"unchecked: {path} ({len(names)} anchor(s): not in the sources given)")
+    print(report.summary())
+    return 1 if report.misses else 0
 
 
 def _one_line(err: Exception) -> str:

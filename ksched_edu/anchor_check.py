@@ -1,7 +1,7 @@
 """Check every anchor's lines against the Go it names: ``python -m ksched_edu upstream --check``.
 
 An anchor passes when its first line lies within 3 lines of a Go ``func`` or
-``type`` line that declares the identifier it names (``(*Scheduler).schedulePod``
+``type`` line (a ``def`` or ``class`` line in a Python file) that declares the identifier it names (``(*Scheduler).schedulePod``
 -> ``schedulePod``). The Go files are read from local checkouts, never from the
 network:
 
@@ -28,7 +28,8 @@ from typing import Callable, Optional
 from .anchors import K8S, SCHEDULER_PLUGINS, SCHEDULER_PLUGINS_REF, Anchor, anchors, import_engine, plumbing
 
 TOLERANCE = 3
-_DECL = re.compile(r"^(?:func (?:\([^)]*\) )?(\w+)|type (\w+))")
+# A Go func or type line; a Python def or class line (the FGD simulator's scripts are Python).
+_DECL = re.compile(r"^(?:func (?:\([^)]*\) )?(\w+)|type (\w+)|\s*def (\w+)|class (\w+))")
 VENDORED_K8S = "vendor/k8s.io/kubernetes/"
 
 

@@ -7,7 +7,8 @@ set with the ``@ports`` decorator at its definition::
     def schedule_pod(sched, fwk, state, pod): ...
 
 Line numbers are those of the v1.30.4 files (kubernetes/kubernetes at tag
-v1.30.4; scheduler-plugins at commit 37b7888a for its plugins). Code with no
+v1.30.4; scheduler-plugins at commit 37b7888a for its plugins; the FGD
+paper's simulator at commit 8f3d6417 for ``ksched_edu.gpu.sharing``). Code with no
 upstream counterpart (the virtual clock, trace plumbing) says so with
 ``@plumbing("why")``. The decorators return the object unchanged: an anchor
 costs nothing when the scheduler runs.
@@ -27,8 +28,11 @@ K8S = "kubernetes/kubernetes"
 K8S_REF = "v1.30.4"
 SCHEDULER_PLUGINS = "kubernetes-sigs/scheduler-plugins"
 SCHEDULER_PLUGINS_REF = "37b7888a"
+# The simulator of the FGD paper (Weng et al., ATC '23), ported by ksched_edu.gpu.sharing.
+FGD_SIMULATOR = "hkust-adsl/kubernetes-scheduler-simulator"
+FGD_SIMULATOR_REF = "8f3d6417353c5083c6d56617f255fadd8dc306bc"
 
-_REFS = {K8S: K8S_REF, SCHEDULER_PLUGINS: SCHEDULER_PLUGINS_REF}
+_REFS = {K8S: K8S_REF, SCHEDULER_PLUGINS: SCHEDULER_PLUGINS_REF, FGD_SIMULATOR: FGD_SIMULATOR_REF}
 
 T = TypeVar("T")
 
@@ -37,7 +41,7 @@ T = TypeVar("T")
 class Anchor:
     """Where a ported object's Go counterpart lives."""
 
-    repo: str  # "kubernetes/kubernetes" or "kubernetes-sigs/scheduler-plugins"
+    repo: str  # "kubernetes/kubernetes", "kubernetes-sigs/scheduler-plugins" or FGD_SIMULATOR
     path: str  # file in that repository, e.g. "pkg/scheduler/schedule_one.go"
     go: str  # Go identifier, e.g. "(*Scheduler).schedulePod"
     start: int
@@ -83,7 +87,7 @@ def _register(obj: T, record: Any) -> T:
 def ports(path: str, go: str, start: int, end: int, *, repo: str = K8S) -> Callable[[T], T]:
     """Mark a function, method or class as the port of Go's ``go`` at ``path`` lines ``start``-``end``."""
     if repo not in _REFS:
-        raise ValueError(f"unknown repository {repo!r}: use {K8S!r} or {SCHEDULER_PLUGINS!r}")
+        raise ValueError(f"unknown repository {repo!r}: use one of {', '.join(map(repr, _REFS))}")
     if not 0 < start <= end:
         raise ValueError(f"bad line range {start}-{end} for {go}")
 

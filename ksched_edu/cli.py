@@ -25,6 +25,7 @@ from .config.loader import ConfigError, default_config, load_config
 from .framework.plugins.registry import new_registry_with_out_of_tree
 from .scheduler import ConfigurationError
 from .sim.simulation import Simulation
+from .sim.storage_controller import StorageControllerOptions
 from .trace import NULL_RECORDER, CycleEvent, Recorder
 
 EXIT_USAGE = 2
@@ -115,10 +116,11 @@ def answer_case(dir_arg: str) -> dict[str, Any]:
         return {"case": dir_arg, "error": str(err)}
     try:
         recorder = Recorder()
-        # The conformance harness deletes preemption victims at once (no grace period), and its
-        # API server (client-go's fake clientset) never sets resourceVersion.
+        # The conformance harness deletes preemption victims at once (no grace period), its
+        # API server (client-go's fake clientset) never sets resourceVersion, and no PV
+        # controller ran beside the scheduler.
         sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_registry_with_out_of_tree(),
-                         victim_grace_period=0.0, resource_versions=False)
+                         victim_grace_period=0.0, resource_versions=False, storage_controller=None)
     except ConfigurationError as err:
         return {"case": dir_arg, "configError": str(err)}
     except ManifestError as err:  # a raw kind (e.g. NodeResourceTopology) refused when created
@@ -270,7 +272,9 @@ def simulate_command(args: argparse.Namespace) -> int:
     try:
         sim = Simulation.from_workload(workload, config, seed=args.seed, recorder=recorder,
                                        registry=new_registry_with_out_of_tree(), bind_latency=args.bind_latency,
-                                       queueing_hints=gates["SchedulerQueueingHints"])
+                                       queueing_hints=gates["SchedulerQueueingHints"],
+                                       storage_controller=StorageControllerOptions(
+                                           provision_delay_seconds=args.provision_delay))
     except ConfigurationError as err:
         print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
         return EXIT_USAGE
@@ -290,14 +294,22 @@ def simulate_command(args: argparse.Namespace) -> int:
 def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> str:
     """A timeline of the API writes, then bound / pending (with reasons) / attempts."""
     lines = []
-    shown = [w for w in sim.api.writes if w.verb in ("bind", "status", "delete") or
-             (w.verb == "create" and w.kind in ("Node", "Pod"))]
-    if timeline:
-        lines.append(f"Timeline (first {min(timeline, len(shown))} of {len(shown)} events):")
-        for w in shown[:timeline]:
+    # (API writes before it, time, line): the API writes, with what the storage controllers did among them.
+    entries: list[tuple[int, float, str]] = []
+    for index, w in enumerate(sim.api.writes):
+        if w.verb in ("bind", "status", "delete") or (w.verb == "create" and w.kind in ("Node", "Pod")):
             what = {"bind": f"bound to {w.detail}", "status": f"unschedulable: {w.detail}",
                     "delete": "deleted", "create": "created"}[w.verb]
-            lines.append(f"  t={w.time:8.3f}s  {w.kind} {w.key}: {what}")
+            entries.append((index, w.time, f"{w.kind} {w.key}: {what}"))
+    controller = sim.storage_controller
+    if controller is not None:
+        for mark, event in zip(controller.write_marks, controller.events):
+            entries.append((mark - 1, event.time, _storage_line(sim, event)))
+    entries.sort(key=lambda e: e[0])
+    if timeline:
+        lines.append(f"Timeline (first {min(timeline, len(entries))} of {len(entries)} events):")
+        for _, time_, text in entries[:timeline]:
+            lines.append(f"  t={time_:8.3f}s  {text}")
     placements = sim.placements()
     bound = [p for p in placements if p.node]
     pending = [p for p in placements if not p.node]
@@ -306,8 +318,12 @@ def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> st
     lines.append(f"  pods bound: {len(bound)} of {len(placements)}; pending: {len(pending)}")
     reasons: dict[str, int] = {}
     for p in pending:
-        reasons[p.message or "(never attempted: no profile serves its schedulerName, or gated)"] = \
-            reasons.get(p.message or "(never attempted: no profile serves its schedulerName, or gated)", 0) + 1
+        reason = p.message or "(never attempted: no profile serves its schedulerName, or gated)"
+        namespace, _, name = p.pod.partition("/")
+        current = sim.api.get_pod(namespace, name)
+        if current is not None and sim.scheduler.cache.is_assumed_pod(current):
+            reason = "(assumed; its binding cycle has not ended: e.g. waiting at PreBind for its volumes)"
+        reasons[reason] = reasons.get(reason, 0) + 1
     for message, count in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0])):
         lines.append(f"    {count} pending: {message}")
     if attempts:
@@ -319,6 +335,36 @@ def format_simulation(sim: Simulation, timeline: int, wall_seconds: float) -> st
         lines.append(f"  preempted: {len(victims)} ({', '.join(victims[:5])}{', ...' if len(victims) > 5 else ''})")
     lines.append(f"  virtual time: {sim.clock.now:.3f}s; wall time: {wall_seconds:.2f}s")
     return "\n".join(lines)
+
+
+def _storage_line(sim: Simulation, event: Any) -> str:
+    """One StorageEvent as a timeline line."""
+    if event.action == "selected-node":
+        pods = ", ".join(_pods_of_claim(sim, event.claim)) or "its pod"
+        return (f"PersistentVolumeClaim {event.claim}: node {event.node} selected; "
+                f"{pods} waits at PreBind for its volume")
+    if event.action == "pre-bound":
+        pods = ", ".join(_pods_of_claim(sim, event.claim)) or "its pod"
+        return (f"PersistentVolume {event.volume}: pre-bound to {event.claim}; "
+                f"{pods} waits at PreBind for the binding")
+    if event.action == "provision":
+        pv = sim.api.get("PersistentVolume", "", event.volume)
+        where = ""
+        if pv is not None and pv.spec.node_affinity is not None and pv.spec.node_affinity.required is not None:
+            where = " in " + ", ".join(f"{e.key}={','.join(e.values)}"
+                                       for t in pv.spec.node_affinity.required.node_selector_terms
+                                       for e in t.match_expressions)
+        return f"PersistentVolume {event.volume}: provisioned for {event.claim}{where}"
+    if event.action == "bind":
+        return f"PersistentVolumeClaim {event.claim}: bound to volume {event.volume}"
+    return f"PersistentVolumeClaim {event.claim}: {event.action}: {event.message}"
+
+
+def _pods_of_claim(sim: Simulation, claim: str) -> list[str]:
+    namespace, _, name = claim.partition("/")
+    return [f"pod {p.key}" for p in sim.pending if p.metadata.namespace == namespace and any(
+        isinstance(v, dict) and (v.get("persistentVolumeClaim") or {}).get("claimName") == name
+        for v in p.spec.volumes)]
 
 
 @plumbing("command-line interface")
@@ -364,6 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--until", type=float, help="stop at this virtual time (seconds); default: when quiescent")
     sim.add_argument("--bind-latency", type=float, default=0.0, help="seconds each binding takes")
+    sim.add_argument("--provision-delay", type=float, default=StorageControllerOptions.provision_delay_seconds,
+                     metavar="SECONDS",
+                     help="seconds the simulated provisioner takes to create a claim's volume once the "
+                          "scheduler selected a node (PreBind waits meanwhile); default %(default)s")
     sim.add_argument("--feature-gates", help="e.g. SchedulerQueueingHints=true")
     sim.add_argument("--timeline", type=int, default=40, help="how many timeline lines to print (0: none)")
     sim.add_argument("--trace", help="record every event and write the trace to this CSV file")

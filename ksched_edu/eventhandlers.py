@@ -38,6 +38,7 @@ def add_all_event_handlers(sched: "Scheduler") -> None:
     api = sched.client
     api.watch("Pod", lambda event, old, new: _on_pod(sched, event, old, new))
     api.watch("Node", lambda event, old, new: _on_node(sched, event, old, new))
+    add_storage_event_handlers(sched)
 
 
 # --- pods -----------------------------------------------------------------------------
@@ -220,3 +221,77 @@ def admission_check(pod: Pod, info: NodeInfo, include_all_failures: bool) -> lis
     if not node_ports.fits(pod, info):
         results.append((node_ports.NAME, node_ports.ERR_REASON))
     return results
+
+
+# --- storage kinds ------------------------------------------------------------------------
+
+# API server kind -> (framework GVK, the short name upstream puts in the event labels).
+STORAGE_GVKS = {
+    "CSINode": ("storage.k8s.io/CSINode", "CSINode"),
+    "CSIDriver": ("storage.k8s.io/CSIDriver", "CSIDriver"),
+    "PersistentVolume": ("PersistentVolume", "Pv"),
+    "PersistentVolumeClaim": ("PersistentVolumeClaim", "Pvc"),
+}
+
+
+@ports("pkg/scheduler/scheduler.go", "unionedGVKs", 525, 537)
+def unioned_gvks(sched: "Scheduler") -> dict[str, Any]:
+    """Every resource some plugin of some profile registered events for, with the union of their actions."""
+    from .internal.queue.scheduling_queue import build_queueing_hint_map
+
+    gvk_map: dict[str, Any] = {}
+    for hints in build_queueing_hint_map(sched.profiles).values():
+        for evt in hints:
+            gvk_map[evt.resource] = gvk_map[evt.resource] | evt.action_type if evt.resource in gvk_map \
+                else evt.action_type
+    return gvk_map
+
+
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
+def add_storage_event_handlers(sched: "Scheduler") -> None:
+    """The informers of the storage kinds the plugins registered events for: each add, update or
+    delete the plugins asked for moves unschedulable pods (buildEvtResHandler); a StorageClass add
+    only when the class binds WaitForFirstConsumer (onStorageClassAdd)."""
+    from .framework.types import STORAGE_CLASS, ActionType
+
+    api = sched.client
+    gvk_map = unioned_gvks(sched)
+    for kind, (gvk, short) in STORAGE_GVKS.items():
+        at = gvk_map.get(gvk)
+        if at:
+            api.watch(kind, _build_evt_res_handler(sched, at, gvk, short))
+    at = gvk_map.get(STORAGE_CLASS)
+    if at and at & ActionType.Add:
+        api.watch("StorageClass", lambda event, old, new: on_storage_class_add(sched, new) if event == "add"
+                  else None)
+    if at and at & ActionType.Update:
+        from .internal.queue.events import STORAGE_CLASS_UPDATE
+        api.watch("StorageClass", lambda event, old, new: sched.scheduling_queue.move_all_to_active_or_backoff_queue(
+            STORAGE_CLASS_UPDATE, old, new, None) if event == "update" else None)
+
+
+@ports("pkg/scheduler/eventhandlers.go", "addAllEventHandlers", 287, 546)
+def _build_evt_res_handler(sched: "Scheduler", at: Any, gvk: str, short: str) -> Callable:
+    """Upstream buildEvtResHandler: one cluster event per action type the plugins registered."""
+    from .framework.types import ActionType
+
+    def handle(event: str, old: Any, new: Any) -> None:
+        if event == "add" and at & ActionType.Add:
+            evt = ClusterEvent(gvk, ActionType.Add, f"{short}Add")
+            sched.scheduling_queue.move_all_to_active_or_backoff_queue(evt, None, new, None)
+        elif event == "update" and at & ActionType.Update:
+            evt = ClusterEvent(gvk, ActionType.Update, f"{short}Update")
+            sched.scheduling_queue.move_all_to_active_or_backoff_queue(evt, old, new, None)
+        elif event == "delete" and at & ActionType.Delete:
+            evt = ClusterEvent(gvk, ActionType.Delete, f"{short}Delete")
+            sched.scheduling_queue.move_all_to_active_or_backoff_queue(evt, old, None, None)
+    return handle
+
+
+@ports("pkg/scheduler/eventhandlers.go", "(*Scheduler).onStorageClassAdd", 48, 65)
+def on_storage_class_add(sched: "Scheduler", sc: Any) -> None:
+    """A new WaitForFirstConsumer class may let a pod with unbound immediate claims pass."""
+    from .internal.queue.events import STORAGE_CLASS_ADD
+
+    if sc.volume_binding_mode is not None and sc.volume_binding_mode == "WaitForFirstConsumer":
+        sched.scheduling_queue.move_all_to_active_or_backoff_queue(STORAGE_CLASS_ADD, None, sc, None)

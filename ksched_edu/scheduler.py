@@ -17,12 +17,17 @@ Deviations:
   at once. A Permit wait resolved by another pod's cycle or by a timeout wakes
   its binding work the same way. ``finish_binding_cycles`` runs the ready work
   by hand, for step-by-step use.
+- The binding cycle of a pod with a claim may wait inside PreBind (VolumeBinding
+  polls every second until the PV controller has bound the pod's volumes). It
+  runs as a ``_BindingGoroutine``, a thread that takes turns with the scheduler
+  (never both at once): each sleep of the poll is a timer on the virtual clock.
 - Score ties are broken by ``self.rng``, a ``random.Random(seed)``.
 """
 from __future__ import annotations
 
 import copy
 import random
+import threading
 from collections import deque
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -220,15 +225,15 @@ class Scheduler:
 
     @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def _finish_binding_cycle(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
-        self._binding_in_flight -= 1
-        fwk, info = task.fwk, task.info
-        fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = task.cycle, info.pod.key, self.clock.now
-        status = binding_cycle(self, task.state, fwk, task.result, info, task.pods_to_activate, permit_status)
-        if status is not None and status.code != Code.Success:
-            handle_binding_cycle_error(self, task.state, fwk, info, task.result, status)
+        """The rest of the binding cycle: PreBind, Bind, PostBind (or the failure handling)."""
+        if not _may_wait_at_pre_bind(task.info.pod):
+            self._binding_cycle_to_end(task, permit_status)
             return
-        self.record(BindEvent(self.clock.now, task.cycle, info.pod.key, task.result.suggested_host, "bound"))
-        self.scheduling_queue.done(info.pod.uid)
+        # upstream: the goroutine blocks in VolumeBinding's PreBind, polling every second until
+        # the PV controller has bound the pod's volumes; here it is a goroutine that sleeps on
+        # the virtual clock (see _BindingGoroutine and _step_goroutine).
+        goroutine = _BindingGoroutine(lambda: self._binding_cycle_to_end(task, permit_status), task.info.pod.key)
+        self._step_goroutine(task, goroutine, goroutine.start)
 
     @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
     def _go(self, delay: float, work: Callable[[], None], label: str) -> None:
@@ -311,9 +316,108 @@ class Scheduler:
                 return
             self.clock.fire_next()
 
+    # --- a binding cycle that waits inside PreBind ------------------------------------------
+
+    @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).ScheduleOne", 66, 134)
+    def _binding_cycle_to_end(self, task: _BindingTask, permit_status: Optional[Status]) -> None:
+        self._binding_in_flight -= 1
+        fwk, info = task.fwk, task.info
+        fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = task.cycle, info.pod.key, self.clock.now
+        status = binding_cycle(self, task.state, fwk, task.result, info, task.pods_to_activate, permit_status)
+        if status is not None and status.code != Code.Success:
+            handle_binding_cycle_error(self, task.state, fwk, info, task.result, status)
+            return
+        self.record(BindEvent(self.clock.now, task.cycle, info.pod.key, task.result.suggested_host, "bound"))
+        self.scheduling_queue.done(info.pod.uid)
+
+    @plumbing("binding goroutines as steps on the virtual clock: runs one that may sleep until it sleeps or ends")
+    def _step_goroutine(self, task: _BindingTask, goroutine: "_BindingGoroutine", step: Callable[[], None]) -> None:
+        """Run the goroutine until it ends or sleeps; a sleep comes back as binding work when it is over."""
+        fwk = task.fwk
+        fwk.ctx.cycle, fwk.ctx.pod, fwk.ctx.time = task.cycle, task.info.pod.key, self.clock.now
+        # The volume binder's poll sleeps in whichever goroutine runs (one at a time).
+        for plugin in fwk.plugins_map.values():
+            binder = getattr(plugin, "binder", None)
+            if binder is not None and hasattr(binder, "sleep"):
+                binder.sleep = goroutine.sleep_if_current
+        step()
+        if not goroutine.done:
+            # upstream: the poll's next tick; the goroutine goes on while other pods are scheduled.
+            # The tick's time is rounded to the nanosecond (Go's clock): a sum of one-second sleeps
+            # must not drift in binary floating point (0.001 + 6 x 1.0 is 6.001, not 6.000999...).
+            due = round(self.clock.now + goroutine.sleeping_for, 9)
+            wake = lambda: self._step_goroutine(task, goroutine, goroutine.resume)  # noqa: E731
+            self.clock.call_at(due, lambda: self._binding_work.append(wake), label=f"poll {task.info.pod.key}")
+
 def _go_duration(seconds: float) -> str:
     """Go's time.Duration String for whole and fractional seconds (e.g. 10s, 1.5s, 1m0s)."""
     if seconds < 60:
         return f"{seconds:g}s"
     minutes, secs = divmod(seconds, 60)
     return f"{int(minutes)}m{secs:g}s"
+
+
+def _may_wait_at_pre_bind(pod: Pod) -> bool:
+    """Does the pod use a claim (a persistentVolumeClaim or an ephemeral volume), so that
+    VolumeBinding's PreBind may have to wait for the PV controller?"""
+    return any(isinstance(vol, dict) and ("persistentVolumeClaim" in vol or "ephemeral" in vol)
+               for vol in pod.spec.volumes)
+
+
+@plumbing("a binding goroutine that can sleep on the virtual clock: a thread that runs in turns")
+class _BindingGoroutine:
+    """A binding cycle that may wait inside PreBind, run in a thread strictly in turns with the scheduler.
+
+    upstream: each binding cycle is a goroutine, and VolumeBinding's PreBind blocks it in
+    ``wait.PollUntilContextTimeout`` (a check every second, up to ``bindTimeoutSeconds``)
+    while the scheduling loop goes on. Python has no goroutines: the binding cycle of a
+    pod with a claim runs in a thread, and ``start`` / ``resume`` run it until it returns
+    or its poll calls ``sleep``, which hands control back. The thread never runs while
+    the scheduler does, so a run stays deterministic; the scheduler turns each sleep into
+    a timer on the virtual clock (``Scheduler._step_goroutine``). The binding cycle of a
+    pod without claims is a plain call, as before.
+    """
+
+    def __init__(self, body: Callable[[], None], pod_key: str) -> None:
+        self._body = body
+        self._to_body = threading.Semaphore(0)
+        self._to_caller = threading.Semaphore(0)
+        self._thread = threading.Thread(target=self._run, name=f"binding cycle {pod_key}", daemon=True)
+        self.done = False
+        self.sleeping_for = 0.0
+        self._error: Optional[BaseException] = None
+
+    def _run(self) -> None:
+        try:
+            self._body()
+        except BaseException as err:  # raised again in the scheduler's thread
+            self._error = err
+        finally:
+            self.done = True
+            self._to_caller.release()
+
+    @plumbing("a binding goroutine that can sleep on the virtual clock: runs it until it sleeps or ends")
+    def start(self) -> None:
+        self._thread.start()
+        self._wait_for_body()
+
+    @plumbing("a binding goroutine that can sleep on the virtual clock: runs it again after a sleep")
+    def resume(self) -> None:
+        self._to_body.release()
+        self._wait_for_body()
+
+    def _wait_for_body(self) -> None:
+        self._to_caller.acquire()
+        if self._error is not None:
+            err, self._error = self._error, None
+            raise err
+
+    @plumbing("a binding goroutine that can sleep on the virtual clock: the volume binder's sleep")
+    def sleep_if_current(self, seconds: float) -> bool:
+        """Wait ``seconds`` of virtual time, when called by the goroutine's own thread; else False at once."""
+        if threading.current_thread() is not self._thread:
+            return False
+        self.sleeping_for = seconds
+        self._to_caller.release()
+        self._to_body.acquire()
+        return True

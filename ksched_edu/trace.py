@@ -100,10 +100,43 @@ class QueueEvent:
     action: str  # "add", "pop", "backoff", "unschedulable", "activate", "gated", "delete", ...
     queue: str = ""
     event: str = ""
+    # When the pod went to backoffQ: the virtual time its backoff ends (getBackoffTime).
+    backoff_until: Optional[float] = None
 
     def __str__(self) -> str:
         by = f" on {self.event}" if self.event else ""
         return f"[t={self.time:g}s] queue {self.action} {self.pod} -> {self.queue}{by}"
+
+
+# Why a cluster event left a waiting pod where it was (QueueSkipEvent.reason).
+SKIP_PRE_CHECK = "preCheck"
+SKIP_QUEUEING_HINT = "QueueSkip"
+
+
+@plumbing("trace recorder for the notebooks")
+@dataclass(frozen=True)
+class QueueSkipEvent:
+    """A cluster event was offered to the queue but did not move a pod waiting in unschedulablePods.
+
+    ``reason`` is ``preCheck`` when the event handler's pre-check (upstream
+    preCheckForNode, for node events) filtered the pod out before the queue
+    looked at it, or ``QueueSkip`` when no plugin that rejected the pod
+    (``plugins``) answered Queue for the event: with queueing hints off, none
+    of them registered it; with hints on, their hint functions said QueueSkip.
+    """
+
+    time: float
+    pod: str
+    event: str
+    reason: str
+    plugins: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.reason == SKIP_PRE_CHECK:
+            why = "the pre-check filtered it out"
+        else:
+            why = f"no rejecting plugin ({', '.join(self.plugins)}) answered Queue"
+        return f"[t={self.time:g}s] queue skip {self.pod} on {self.event}: {why}"
 
 
 @plumbing("trace recorder for the notebooks")
@@ -146,6 +179,35 @@ class PermitEvent:
         if self.kind == "wait":
             return head + f" for {', '.join(self.plugins)} (until t={self.deadline:g}s)"
         return head + (f": {self.message}" if self.message else "")
+
+
+@plumbing("trace recorder for the notebooks")
+@dataclass(frozen=True)
+class StorageEvent:
+    """What the simulated PV controller and provisioner did (``ksched_edu/sim/storage_controller.py``).
+
+    ``action`` is what the controllers saw the scheduler do at PreBind: "selected-node" (a
+    claim annotated with the node chosen for its pod: a volume is to be provisioned there)
+    or "pre-bound" (a volume's claimRef set to a claim); or what they did: "provision" (a
+    volume created for a claim, on ``node``'s topology for a WaitForFirstConsumer claim),
+    "bind" (a claim and a volume bound to each other) or "provision-failed" (no volume could
+    be created; ``message`` says why).
+    """
+
+    time: float
+    action: str  # "selected-node" | "pre-bound" | "provision" | "bind" | "provision-failed"
+    claim: str  # namespace/name
+    volume: str = ""
+    node: str = ""
+    message: str = ""
+
+    def __str__(self) -> str:
+        text = f"[t={self.time:g}s] storage {self.action} {self.claim}"
+        if self.volume:
+            text += f" -> {self.volume}"
+        if self.node:
+            text += f" (node {self.node})"
+        return text + (f": {self.message}" if self.message else "")
 
 
 TraceEvent = Any

@@ -1,5 +1,6 @@
-"""Port of pkg/apis/core/v1/defaults.go, pkg/apis/scheduling/v1/defaults.go and
-plugin/pkg/admission/priority/admission.go (v1.30), the parts the scheduler relies on.
+"""Port of pkg/apis/core/v1/defaults.go, pkg/apis/scheduling/v1/defaults.go,
+pkg/apis/storage/v1/defaults.go and plugin/pkg/admission/priority/admission.go
+(v1.30), the parts the scheduler relies on.
 
 An API server fills in fields a manifest leaves out before any scheduler sees
 the object: the namespace, the scheduler name, requests taken from limits, a
@@ -24,10 +25,13 @@ Deviations:
 from __future__ import annotations
 
 import uuid
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from ..anchors import plumbing, ports
 from .errors import ManifestError
+
+if TYPE_CHECKING:
+    from .storage import CSIDriver, StorageClass
 from .types import (
     DEFAULT_SCHEDULER_NAME,
     PREEMPT_LOWER_PRIORITY,
@@ -191,3 +195,35 @@ def apply_defaults(cluster: Cluster) -> Cluster:
         for obj in objects:
             set_defaults_object_meta(kind, obj.metadata)
     return cluster
+
+
+# --- storage.k8s.io/v1 (pkg/apis/storage/v1/defaults.go) ----------------------------------------
+
+
+def set_defaults_storage_class(sc: "StorageClass") -> None:
+    """SetDefaults_StorageClass (pkg/apis/storage/v1/defaults.go): Delete, Immediate."""
+    from .storage import RECLAIM_DELETE, VOLUME_BINDING_IMMEDIATE
+
+    if sc.reclaim_policy is None:
+        sc.reclaim_policy = RECLAIM_DELETE
+    if sc.volume_binding_mode is None:
+        sc.volume_binding_mode = VOLUME_BINDING_IMMEDIATE
+
+
+def set_defaults_csi_driver(d: "CSIDriver") -> None:
+    """SetDefaults_CSIDriver (pkg/apis/storage/v1/defaults.go), with v1.30's GA features on."""
+    from .storage import FS_GROUP_POLICY_READ_WRITE_ONCE_WITH_FS_TYPE, VOLUME_LIFECYCLE_PERSISTENT
+
+    s = d.spec
+    if s.attach_required is None:
+        s.attach_required = True
+    if s.pod_info_on_mount is None:
+        s.pod_info_on_mount = False
+    if s.storage_capacity is None:
+        s.storage_capacity = False
+    if s.fs_group_policy is None:
+        s.fs_group_policy = FS_GROUP_POLICY_READ_WRITE_ONCE_WITH_FS_TYPE
+    if not s.volume_lifecycle_modes:
+        s.volume_lifecycle_modes = [VOLUME_LIFECYCLE_PERSISTENT]
+    if s.requires_republish is None:
+        s.requires_republish = False

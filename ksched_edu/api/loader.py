@@ -43,9 +43,7 @@ import yaml
 from ..anchors import plumbing
 from .defaults import (
     NAMESPACE_DEFAULT,
-    NAMESPACED_KINDS,
     apply_defaults,
-    object_label,
     set_defaults_node,
     set_defaults_object_meta,
     set_defaults_pod,
@@ -91,6 +89,32 @@ from .types import (
     Toleration,
     TopologySpreadConstraint,
     WeightedPodAffinityTerm,
+)
+from .storage import (
+    NAMESPACED,
+    PV_SOURCE_KEYS,
+    STORAGE_KINDS,
+    CSIDriver,
+    CSIDriverSpec,
+    CSINode,
+    CSINodeDriver,
+    CSINodeSpec,
+    CSIPersistentVolumeSource,
+    ObjectReference,
+    PersistentVolume,
+    PersistentVolumeClaim,
+    PersistentVolumeClaimSpec,
+    PersistentVolumeClaimStatus,
+    PersistentVolumeSpec,
+    PersistentVolumeStatus,
+    StorageClass,
+    TopologySelectorLabelRequirement,
+    TopologySelectorTerm,
+    VolumeNodeAffinity,
+    VolumeNodeResources,
+    VolumeResourceRequirements,
+    label_of,
+    set_defaults_storage_object,
 )
 from .validation import ValidationOptions, validate_objects
 
@@ -548,6 +572,139 @@ def _stateful_set(r: _Reader, raw: dict) -> StatefulSet:
                        selector=_label_selector(r, spec.get("selector"), "spec.selector"))
 
 
+# --- storage kinds (api/storage.py) ------------------------------------------------------
+
+
+def _topology_terms(r: _Reader, v: Any, path: str) -> list[TopologySelectorTerm]:
+    terms = []
+    for i, t in enumerate(r.as_list(v, path)):
+        p = f"{path}[{i}]"
+        t = r.as_map(t, p)
+        exprs = []
+        for j, e in enumerate(r.as_list(t.get("matchLabelExpressions"), _child(p, "matchLabelExpressions"))):
+            pe = f"{_child(p, 'matchLabelExpressions')}[{j}]"
+            e = r.as_map(e, pe)
+            exprs.append(TopologySelectorLabelRequirement(
+                key=r.as_str(e.get("key"), _child(pe, "key")), values=r.str_list(e.get("values"), _child(pe, "values"))))
+        terms.append(TopologySelectorTerm(exprs))
+    return terms
+
+
+def _optional_bool(r: _Reader, v: Any, path: str) -> Optional[bool]:
+    return None if v is None else r.as_bool(v, path)
+
+
+def _persistent_volume_claim(r: _Reader, raw: dict) -> PersistentVolumeClaim:
+    spec = r.as_map(raw.get("spec"), "spec")
+    status = r.as_map(raw.get("status"), "status")
+    res = r.as_map(spec.get("resources"), "spec.resources")
+    return PersistentVolumeClaim(
+        metadata=_object_meta(r, raw),
+        spec=PersistentVolumeClaimSpec(
+            access_modes=r.str_list(spec.get("accessModes"), "spec.accessModes"),
+            selector=_label_selector(r, spec.get("selector"), "spec.selector"),
+            resources=VolumeResourceRequirements(
+                requests=r.resources(res.get("requests"), "spec.resources.requests"),
+                limits=r.resources(res.get("limits"), "spec.resources.limits")),
+            volume_name=r.as_str(spec.get("volumeName"), "spec.volumeName"),
+            storage_class_name=r.optional_str(spec.get("storageClassName"), "spec.storageClassName"),
+            volume_mode=r.optional_str(spec.get("volumeMode"), "spec.volumeMode")),
+        status=PersistentVolumeClaimStatus(
+            phase=r.as_str(status.get("phase"), "status.phase"),
+            access_modes=r.str_list(status.get("accessModes"), "status.accessModes"),
+            capacity=r.resources(status.get("capacity"), "status.capacity")))
+
+
+def _persistent_volume(r: _Reader, raw: dict) -> PersistentVolume:
+    spec = r.as_map(raw.get("spec"), "spec")
+    status = r.as_map(raw.get("status"), "status")
+    source = {k: r.as_map(spec[k], _child("spec", k)) for k in PV_SOURCE_KEYS if spec.get(k) is not None}
+    csi = None
+    if "csi" in source:
+        c = source["csi"]
+        csi = CSIPersistentVolumeSource(
+            driver=r.as_str(c.get("driver"), "spec.csi.driver"),
+            volume_handle=r.as_str(c.get("volumeHandle"), "spec.csi.volumeHandle"),
+            read_only=r.as_bool(c.get("readOnly"), "spec.csi.readOnly"),
+            fs_type=r.as_str(c.get("fsType"), "spec.csi.fsType"),
+            volume_attributes=r.str_map(c.get("volumeAttributes"), "spec.csi.volumeAttributes"))
+    claim_ref = None
+    if spec.get("claimRef") is not None:
+        c = r.as_map(spec["claimRef"], "spec.claimRef")
+        claim_ref = ObjectReference(
+            kind=r.as_str(c.get("kind"), "spec.claimRef.kind"),
+            namespace=r.as_str(c.get("namespace"), "spec.claimRef.namespace"),
+            name=r.as_str(c.get("name"), "spec.claimRef.name"),
+            uid=r.as_str(c.get("uid"), "spec.claimRef.uid"),
+            api_version=r.as_str(c.get("apiVersion"), "spec.claimRef.apiVersion"),
+            resource_version=r.as_str(c.get("resourceVersion"), "spec.claimRef.resourceVersion"))
+    node_affinity = None
+    if spec.get("nodeAffinity") is not None:
+        na = r.as_map(spec["nodeAffinity"], "spec.nodeAffinity")
+        required_ = None
+        if na.get("required") is not None:
+            p = "spec.nodeAffinity.required"
+            terms = r.as_list(r.as_map(na["required"], p).get("nodeSelectorTerms"), _child(p, "nodeSelectorTerms"))
+            required_ = NodeSelector([_node_selector_term(r, t, f"{p}.nodeSelectorTerms[{i}]")
+                                      for i, t in enumerate(terms)])
+        node_affinity = VolumeNodeAffinity(required_)
+    return PersistentVolume(
+        metadata=_object_meta(r, raw),
+        spec=PersistentVolumeSpec(
+            capacity=r.resources(spec.get("capacity"), "spec.capacity"),
+            source=source,
+            csi=csi,
+            access_modes=r.str_list(spec.get("accessModes"), "spec.accessModes"),
+            claim_ref=claim_ref,
+            persistent_volume_reclaim_policy=r.as_str(spec.get("persistentVolumeReclaimPolicy"),
+                                                      "spec.persistentVolumeReclaimPolicy"),
+            storage_class_name=r.as_str(spec.get("storageClassName"), "spec.storageClassName"),
+            volume_mode=r.optional_str(spec.get("volumeMode"), "spec.volumeMode"),
+            node_affinity=node_affinity),
+        status=PersistentVolumeStatus(phase=r.as_str(status.get("phase"), "status.phase")))
+
+
+def _storage_class(r: _Reader, raw: dict) -> StorageClass:
+    return StorageClass(
+        metadata=_object_meta(r, raw),
+        provisioner=r.as_str(raw.get("provisioner"), "provisioner"),
+        parameters=r.str_map(raw.get("parameters"), "parameters"),
+        reclaim_policy=r.optional_str(raw.get("reclaimPolicy"), "reclaimPolicy"),
+        allow_volume_expansion=_optional_bool(r, raw.get("allowVolumeExpansion"), "allowVolumeExpansion"),
+        volume_binding_mode=r.optional_str(raw.get("volumeBindingMode"), "volumeBindingMode"),
+        allowed_topologies=_topology_terms(r, raw.get("allowedTopologies"), "allowedTopologies"))
+
+
+def _csi_node(r: _Reader, raw: dict) -> CSINode:
+    spec = r.as_map(raw.get("spec"), "spec")
+    drivers = []
+    for i, d in enumerate(r.as_list(spec.get("drivers"), "spec.drivers")):
+        p = f"spec.drivers[{i}]"
+        d = r.as_map(d, p)
+        allocatable = None
+        if d.get("allocatable") is not None:
+            a = r.as_map(d["allocatable"], _child(p, "allocatable"))
+            allocatable = VolumeNodeResources(r.as_int(a.get("count"), _child(p, "allocatable.count")))
+        drivers.append(CSINodeDriver(
+            name=r.as_str(d.get("name"), _child(p, "name")),
+            node_id=r.as_str(d.get("nodeID"), _child(p, "nodeID")),
+            topology_keys=r.str_list(d.get("topologyKeys"), _child(p, "topologyKeys")),
+            allocatable=allocatable))
+    return CSINode(metadata=_object_meta(r, raw), spec=CSINodeSpec(drivers))
+
+
+def _csi_driver(r: _Reader, raw: dict) -> CSIDriver:
+    spec = r.as_map(raw.get("spec"), "spec")
+    return CSIDriver(metadata=_object_meta(r, raw), spec=CSIDriverSpec(
+        attach_required=_optional_bool(r, spec.get("attachRequired"), "spec.attachRequired"),
+        pod_info_on_mount=_optional_bool(r, spec.get("podInfoOnMount"), "spec.podInfoOnMount"),
+        volume_lifecycle_modes=r.str_list(spec.get("volumeLifecycleModes"), "spec.volumeLifecycleModes"),
+        storage_capacity=_optional_bool(r, spec.get("storageCapacity"), "spec.storageCapacity"),
+        fs_group_policy=r.optional_str(spec.get("fsGroupPolicy"), "spec.fsGroupPolicy"),
+        requires_republish=_optional_bool(r, spec.get("requiresRepublish"), "spec.requiresRepublish"),
+        se_linux_mount=_optional_bool(r, spec.get("seLinuxMount"), "spec.seLinuxMount")))
+
+
 # kind -> (apiVersion, decoder, Cluster attribute)
 KINDS: dict[str, tuple[str, Callable[[_Reader, dict], Any], str]] = {
     "Node": ("v1", _node, "nodes"),
@@ -558,6 +715,11 @@ KINDS: dict[str, tuple[str, Callable[[_Reader, dict], Any], str]] = {
     "PodDisruptionBudget": ("policy/v1", _pdb, "pdbs"),
     "ReplicaSet": ("apps/v1", _replica_set, "replica_sets"),
     "StatefulSet": ("apps/v1", _stateful_set, "stateful_sets"),
+    "PersistentVolumeClaim": ("v1", _persistent_volume_claim, "persistent_volume_claims"),
+    "PersistentVolume": ("v1", _persistent_volume, "persistent_volumes"),
+    "StorageClass": ("storage.k8s.io/v1", _storage_class, "storage_classes"),
+    "CSINode": ("storage.k8s.io/v1", _csi_node, "csi_nodes"),
+    "CSIDriver": ("storage.k8s.io/v1", _csi_driver, "csi_drivers"),
 }
 
 
@@ -601,13 +763,13 @@ def _decode_object(raw: Any, file: str, where: str, out: list[_Loaded], warnings
     if not name:
         r.label = f"{kind} in {where}"
         r.fail("metadata.name", required("name or generateName is required"))
-    r.label = object_label(kind, namespace, name)
+    r.label = label_of(kind, namespace, name)
     want_version = KINDS[kind][0] if kind in KINDS else RAW_KINDS[kind]
     if api_version != want_version:
         r.fail("apiVersion", f'no matches for kind "{kind}" in version "{api_version}"')
-    if kind in NAMESPACED_KINDS:
+    if kind in NAMESPACED:
         namespace = namespace or NAMESPACE_DEFAULT
-    key = (kind, namespace if kind in NAMESPACED_KINDS else "", name)
+    key = (kind, namespace if kind in NAMESPACED else "", name)
     obj = KINDS[kind][1](r, raw) if kind in KINDS else raw
     out.append(_Loaded(kind, key, obj, file, where))
 
@@ -654,7 +816,7 @@ def _validate(loaded: list[_Loaded], texts: dict[int, tuple[Quantity, str]]) -> 
     try:
         validate_objects((item.obj for item in loaded), _validation_options(texts))
     except ManifestError as e:
-        origin = {object_label(*i.key): i.file for i in loaded}
+        origin = {label_of(*i.key): i.file for i in loaded}
         raise e.with_file(origin.get(e.object, "")) from None
 
 
@@ -667,6 +829,8 @@ def _defaulted_copy(item: _Loaded) -> Any:
         set_defaults_node(obj)
     elif isinstance(obj, PriorityClass):
         set_defaults_priority_class(obj)
+    elif item.kind in STORAGE_KINDS:
+        set_defaults_storage_object(obj)
     elif hasattr(obj, "metadata"):
         set_defaults_object_meta(item.kind, obj.metadata)
     return obj
@@ -679,7 +843,7 @@ def _check_unique(loaded: list[_Loaded]) -> None:
         first = seen.setdefault(item.key, item)
         if first is not item:
             kind, namespace, name = item.key
-            raise ManifestError(item.file, object_label(kind, namespace, name), "metadata.name",
+            raise ManifestError(item.file, label_of(kind, namespace, name), "metadata.name",
                                 f"{duplicate(name)}: already defined in {first.file}, {first.where}")
 
 
@@ -748,8 +912,11 @@ def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]], *, validat
             cluster.extra.setdefault(item.kind, []).append(item.obj)
     try:
         apply_defaults(cluster)
+        for kind in STORAGE_KINDS:
+            for obj in getattr(cluster, KINDS[kind][2]):
+                set_defaults_storage_object(obj)
     except ManifestError as e:
-        origin = {object_label(*i.key): i.file for i in loaded}
+        origin = {label_of(*i.key): i.file for i in loaded}
         raise e.with_file(origin.get(e.object, "")) from None
     if validate:
         _validate(loaded, texts)  # after defaulting, as the API server does

@@ -8,8 +8,9 @@ in the loader (``nodeSelector`` -> ``node_selector``). Resource amounts are
 Deviations:
 - Only the fields the scheduler (and its ported plugins) read are kept; the
   loader warns about nothing else, since ``kubectl get -o yaml`` prints many more.
-- Volumes are kept as raw mappings: the volume plugins only ask whether a pod
-  has any (see README, "What is not ported yet").
+- A pod's volumes are kept as raw mappings (``spec.volumes`` entries): the
+  volume plugins read the source keys they know (``persistentVolumeClaim``,
+  ``gcePersistentDisk``, ...). The storage kinds live in :mod:`.storage`.
 """
 from __future__ import annotations
 
@@ -407,6 +408,12 @@ class Cluster:
     replica_sets: list[ReplicaSet] = field(default_factory=list)
     stateful_sets: list[StatefulSet] = field(default_factory=list)
     replication_controllers: list[ReplicationController] = field(default_factory=list)
+    # Storage kinds (ksched_edu.api.storage).
+    persistent_volume_claims: list[Any] = field(default_factory=list)
+    persistent_volumes: list[Any] = field(default_factory=list)
+    storage_classes: list[Any] = field(default_factory=list)
+    csi_nodes: list[Any] = field(default_factory=list)
+    csi_drivers: list[Any] = field(default_factory=list)
     # Kinds owned by later chapters (PodGroup, NodeResourceTopology) land here by kind.
     extra: dict[str, list[Any]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)

@@ -1,5 +1,7 @@
 """Checks for chapter 01 (architecture: from an API event to a plugin call).
 
+``check_unschedulable_flush_times`` compares predicted virtual times with the
+moves the queue recorded for a pod that fits nowhere;
 ``check_node_tree_order`` compares a learner's node order with the order the
 port's NodeTree (internal/cache/node_tree.py) lists the nodes of
 :data:`TREE_NODES`; ``check_non_zero_cpu`` compares two predicted NodeInfo
@@ -9,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ksched_edu.exercises.core import failed, is_unanswered, passed
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path, run_learner_simulation
 
 # (name, zone) in the order the nodes are created.
 TREE_NODES = (("x1", "zone-a"), ("x2", "zone-a"), ("y1", "zone-b"), ("x3", "zone-a"), ("z1", "zone-c"),
@@ -67,7 +70,61 @@ def check_non_zero_cpu(requested_milli_cpu: Any, non_zero_milli_cpu: Any) -> boo
     want = (info.requested.milli_cpu, info.non_zero_requested.milli_cpu)
     if got == want:
         return passed(f"requested {want[0]}m, non-zero requested {want[1]}m: the BestEffort pod counts for "
-                      f"{want[1] - want[0]}m when the scorers compare nodes.")
+                      f"{want[1] - want[0]}m when NodeResourcesFit scores nodes (BalancedAllocation and Filter "
+                      f"read `requested`).")
     if got[0] != want[0]:
         return failed(f"requested.milli_cpu is not {got[0]}.", hint=hint)
     return failed(f"non_zero_requested.milli_cpu is not {got[1]}.", hint=hint)
+
+
+# The flush exercise: the teaching cluster, default/web asking for more CPU than any node has.
+FLUSH_CLUSTER = "data/clusters/three-nodes.yaml"
+FLUSH_POD = "default/web"
+FLUSH_CPU = "16"
+FLUSH_UNTIL = 700.0
+
+
+def unschedulable_timeout_moves(until: float = FLUSH_UNTIL) -> list[float]:
+    """Virtual times at which a flush moved ``default/web`` (16 CPUs: fits nowhere) out of unschedulablePods."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.api.quantity import Quantity
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.internal.queue.events import UNSCHEDULABLE_TIMEOUT
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import QueueEvent, Recorder
+
+    cluster = load_cluster(project_path(FLUSH_CLUSTER))
+    web = next(p for p in cluster.pending_pods if p.key == FLUSH_POD)
+    web.spec.containers[0].resources.requests["cpu"] = Quantity(FLUSH_CPU)
+    rec = Recorder()
+    sim = Simulation(cluster, default_config(), seed=1, recorder=rec)
+    stopped = run_learner_simulation(sim, until=until, seconds=core.TIME_LIMIT_SECONDS)
+    if stopped is not None:
+        raise RuntimeError(stopped)
+    return [e.time for e in rec.of(QueueEvent)
+            if e.pod == FLUSH_POD and e.action == "move" and e.event == UNSCHEDULABLE_TIMEOUT.label]
+
+
+def check_unschedulable_flush_times(times: Any) -> bool:
+    """Are ``times`` the virtual times (up to 700 s) at which the flush moves default/web out of unschedulablePods?"""
+    hint = ("flushUnschedulablePodsLeftover runs at t=0 and then every 30 s; it moves a pod only once "
+            "now - timestamp is *more than* 5 minutes, and the timestamp is when the pod last failed "
+            "(the first failure is at t=0.001; a moved pod is retried at once and fails again)")
+    if is_unanswered(times):
+        return failed("times is not set yet.", hint=f"set it to a list of numbers (seconds); {hint}")
+    if not isinstance(times, (list, tuple)) or not all(
+            isinstance(t, (int, float)) and not isinstance(t, bool) for t in times):
+        return failed(f"{times!r} is not a list of numbers.", hint=f"write e.g. [100, 200]; {hint}")
+    try:
+        want = unschedulable_timeout_moves()
+    except RuntimeError as err:
+        return failed(f"the simulation did not end: {err}.", hint="run the check again")
+    got = sorted(float(t) for t in times)
+    if len(got) == len(want) and all(abs(a - b) < 1e-6 for a, b in zip(got, want)):
+        shown = ", ".join(f"{t:g}" for t in want)
+        return passed(f"the flush moved {FLUSH_POD} back to activeQ at t={shown} s.")
+    if len(got) != len(want):
+        return failed(f"{len(got)} move(s) predicted; the queue recorded {len(want)} up to t={FLUSH_UNTIL:g} s.",
+                      hint=hint)
+    wrong = next(i for i, (a, b) in enumerate(zip(got, want)) if abs(a - b) >= 1e-6)
+    return failed(f"move {wrong + 1} did not happen at t={got[wrong]:g} s.", hint=hint)

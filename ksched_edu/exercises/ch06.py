@@ -1,29 +1,46 @@
 """Checks for chapter 06 (scheduling profiles).
 
 ``check_nodes_used`` compares a prediction with how many nodes each profile
-of ``two-profiles.yaml`` fills with the chapter's six pods;
-``check_packer_profile`` loads a learner's configuration and runs the pods on
-its ``packer`` profile.
+of ``two-profiles.yaml`` fills with the chapter's six pods when each asks for
+1500m CPU; ``check_packer_profile`` loads a learner's configuration and runs
+the pods on its ``packer`` profile; ``check_gpus_held_at_permit`` and
+``check_largest_min_member`` read the gang of section 5 off the scheduler.
 """
 from __future__ import annotations
 
 from typing import Any, Optional
 
-from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed, project_path
 
 WORKLOAD = "data/workloads/four-nodes-six-pods.yaml"
 TWO_PROFILES = "data/configs/two-profiles.yaml"
 PACKER = "packer"
+# Exercise 1 asks about the six pods when each asks for this much CPU (the file says 500m).
+BIG_POD_CPU = "1500m"
+PROFILES = ("default-scheduler", "binpacking")
+PACKING_STRATEGY = "RequestedToCapacityRatio"
 
 
-def nodes_used(config: Any, profile: str, seed: int = 0) -> Optional[set[str]]:
-    """The nodes the six pods land on when every one asks for ``profile`` (None if one stays pending)."""
+def _limit(seconds: Optional[float]) -> float:
+    """``seconds``, or the module-wide limit as it is now (tests lower it)."""
+    return core.TIME_LIMIT_SECONDS if seconds is None else seconds
+
+
+def nodes_used(config: Any, profile: str, seed: int = 0, cpu: Optional[str] = None) -> Optional[set[str]]:
+    """The nodes the six pods land on when every one asks for ``profile`` (None if one stays pending).
+
+    ``cpu``, when given, replaces each pod's CPU request.
+    """
     from ksched_edu.api.loader import load_cluster
+    from ksched_edu.api.quantity import Quantity
     from ksched_edu.sim.simulation import Simulation
 
     cluster = load_cluster(project_path(WORKLOAD))
     for pod in cluster.pending_pods:
         pod.spec.scheduler_name = profile
+        if cpu is not None:
+            pod.spec.containers[0].resources.requests["cpu"] = Quantity(cpu)
     sim = Simulation(cluster, config, seed=seed)
     sim.run()
     placed = [p.node for p in sim.placements()]
@@ -31,52 +48,87 @@ def nodes_used(config: Any, profile: str, seed: int = 0) -> Optional[set[str]]:
 
 
 def check_nodes_used(predicted: Any) -> bool:
-    """``predicted``: {profile name: how many nodes its six pods occupy}."""
+    """``predicted``: {profile name: how many nodes its six pods occupy when each asks for 1500m CPU}."""
     from ksched_edu.config.loader import load_config
 
     if is_unanswered(predicted) or not isinstance(predicted, dict):
         return failed("no prediction yet.", hint="write {'default-scheduler': N, 'binpacking': M}.")
     config = load_config(project_path(TWO_PROFILES))
-    for profile in ("default-scheduler", "binpacking"):
-        used = nodes_used(config, profile)
-        want = len(used or ())
-        if predicted.get(profile) != want:
-            hint = ("LeastAllocated scores the emptiest node highest, so each pod goes where the others are not."
-                    if profile == "default-scheduler" else
-                    "MostAllocated scores the fullest node highest, so pods follow the first one.")
-            return failed(f"{profile}: you said {predicted.get(profile)!r}.", hint=hint)
-    return passed("default-scheduler spreads the six pods over "
-                  f"{predicted['default-scheduler']} nodes; binpacking packs them onto {predicted['binpacking']}.")
+    for profile in PROFILES:
+        said = predicted.get(profile)
+        if said is None:
+            return failed(f"no number for {profile}.", hint="write {'default-scheduler': N, 'binpacking': M}.")
+        if isinstance(said, bool) or not isinstance(said, int):
+            return failed(f"{profile}: {said!r} is not a number of nodes.", hint="write whole numbers, like 2.")
+        want = len(nodes_used(config, profile, cpu=BIG_POD_CPU) or ())
+        if said != want:
+            if profile == "default-scheduler":
+                hint = ("LeastAllocated scores the emptiest node highest, so each pod goes where the others are not; "
+                        "there are four nodes.")
+            elif said == 1:
+                hint = "a node has 4 CPUs: how many pods of 1500m fit on it? MostAllocated fills one, then the next."
+            else:
+                hint = ("MostAllocated scores the fullest node highest, so each pod joins the others until the "
+                        "node has no room for 1500m more.")
+            return failed(f"{profile}: you said {said!r}.", hint=hint)
+    return passed(f"with 1500m pods, default-scheduler spreads the six over {predicted['default-scheduler']} nodes; "
+                  f"binpacking fills {predicted['binpacking']}, two pods each.")
 
 
-def check_packer_profile(config_yaml: Any) -> bool:
-    """Is ``config_yaml`` a configuration the scheduler accepts, whose ``packer`` profile packs the pods?"""
+def _scoring_strategy(config: Any, profile: str) -> Optional[str]:
+    """The NodeResourcesFit scoring strategy type of ``profile`` in a loaded configuration."""
+    for prof in config.profiles:
+        if prof.scheduler_name == profile:
+            for pc in prof.plugin_config:
+                if pc.name == "NodeResourcesFit":
+                    strategy = getattr(pc.args, "scoring_strategy", None)
+                    return getattr(strategy, "type", None)
+    return None
+
+
+def check_packer_profile(config_yaml: Any, seconds: Optional[float] = None) -> bool:
+    """Is ``config_yaml`` a configuration the scheduler accepts, whose ``packer`` profile packs the pods
+    with the RequestedToCapacityRatio strategy, while ``default-scheduler`` still spreads them?"""
     from ksched_edu.config.loader import ConfigError, load_config_data
     from ksched_edu.scheduler import ConfigurationError
 
     if is_unanswered(config_yaml) or not isinstance(config_yaml, str):
         return failed("no configuration yet.", hint="write the KubeSchedulerConfiguration as a YAML string.")
-    try:
-        config = load_config_data(config_yaml)
-    except ConfigError as err:
-        return failed(f"the scheduler refuses it: {err.message}", hint="start from two-profiles.yaml.")
+    limit = _limit(seconds)
+    ok, config = call_answer(load_config_data, config_yaml, seconds=limit)
+    if not ok:
+        if isinstance(config, ConfigError):
+            return failed(f"the scheduler refuses it: {config.message}", hint="start from two-profiles.yaml.")
+        return failed(f"loading it failed: {describe_exception(config)}", hint="start from two-profiles.yaml.")
     names = [p.scheduler_name for p in config.profiles]
     if "default-scheduler" not in names or PACKER not in names:
         return failed(f"the profiles are {names}.", hint=f"keep 'default-scheduler' and add {PACKER!r}.")
-    try:
-        used = nodes_used(config, PACKER)
-        spread = nodes_used(config, "default-scheduler")
-    except ConfigurationError as err:
-        return failed(f"the profiles cannot be built: {err}", hint="check the plugin names.")
+    strategy = _scoring_strategy(config, PACKER)
+    if strategy == "MostAllocated":
+        return failed(f"the {PACKER} profile packs with MostAllocated, as binpacking does.",
+                      hint=f"use NodeResourcesFit's third strategy, {PACKING_STRATEGY}, and give it a shape.")
+    ok, used = call_answer(nodes_used, config, PACKER, seconds=limit)
+    if ok:
+        ok, spread = call_answer(nodes_used, config, "default-scheduler", seconds=limit)
+        used = spread if not ok else used
+    if not ok:
+        if isinstance(used, ConfigurationError):
+            return failed(f"the profiles cannot be built: {used}",
+                          hint="check the plugin names and their args (a shape's score runs from 0 to 10).")
+        return failed(f"scheduling with it failed: {describe_exception(used)}", hint="check the plugin names.")
     if used is None or spread is None:
         return failed("a pod stayed pending.", hint="leave Filter plugins as they are; change only scoring.")
+    if strategy != PACKING_STRATEGY:
+        return failed(f"the {PACKER} profile scores with {strategy or 'the default LeastAllocated'}.",
+                      hint=f"set NodeResourcesFit's scoringStrategy type to {PACKING_STRATEGY} in its pluginConfig.")
     if len(used) != 1:
         return failed(f"the {PACKER} profile spread the pods over {len(used)} nodes.",
-                      hint="set NodeResourcesFit's scoringStrategy type to MostAllocated in its pluginConfig.")
+                      hint="the shape maps a node's utilization (0-100) to a score (0-10): the score must rise "
+                           "with utilization, so that the fuller node wins.")
     if len(spread) == 1:
         return failed("default-scheduler packs the pods too.",
-                      hint="give the MostAllocated pluginConfig to the packer profile only.")
-    return passed(f"the {PACKER} profile puts all six pods on {next(iter(used))}; "
+                      hint="give the pluginConfig to the packer profile only.")
+    return passed(f"the {PACKER} profile puts all six pods on {next(iter(used))} with {PACKING_STRATEGY}; "
                   f"default-scheduler uses {len(spread)} nodes.")
 
 
@@ -109,14 +161,15 @@ def gang_simulation(config: str, *, only_the_gang: bool = True, min_member: Opti
         for group in workload.initial.extra.get("PodGroup", []):  # the manifest, as loaded
             group["spec"]["minMember"] = min_member
     return Simulation.from_workload(workload, load_config(project_path(f"data/configs/{config}")), seed=1,
-                                    recorder=recorder if recorder is not None else NULL_RECORDER, registry=new_registry_with_out_of_tree())
+                                    recorder=recorder if recorder is not None else NULL_RECORDER,
+                                    registry=new_registry_with_out_of_tree())
 
 
-def gpus_held_at_permit(config: str, at: float = 10.0) -> int:
+def gpus_held_at_permit(config: str, at: float = 10.0, min_member: Optional[int] = None) -> int:
     """GPUs that pods waiting at Permit hold at virtual time ``at`` (read off the scheduler's cache)."""
     from ksched_edu.api.resource import pod_requests
 
-    sim = gang_simulation(config)
+    sim = gang_simulation(config, min_member=min_member)
     sim.run(until=at)
     waiting = [wp.pod for fwk in sim.scheduler.profiles.values() for wp in fwk.waiting_pods.values()]
     assert all(sim.scheduler.cache.is_assumed_pod(pod) for pod in waiting)  # held: booked in the cache
@@ -124,19 +177,33 @@ def gpus_held_at_permit(config: str, at: float = 10.0) -> int:
     return sum(r[GPU].value() for r in requests if GPU in r)
 
 
+# Exercise 3 lowers train's minMember to this: one more member than there are free GPUs.
+HELD_MIN_MEMBER = 7
+
+
 def check_gpus_held_at_permit(predicted: Any) -> bool:
-    """``predicted``: {configuration file: GPUs held by train's waiting members at t=10 s}."""
+    """``predicted``: {configuration file: GPUs held at t=10 s by train's waiting members, minMember 7}."""
     if is_unanswered(predicted) or not isinstance(predicted, dict):
         return failed("no prediction yet.", hint="write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}.")
     for config in COSCHEDULING_CONFIGS:
-        held = gpus_held_at_permit(config)
-        if predicted.get(config) != held:
-            hint = ("without PostFilter nothing releases the waiting members before their timeout (30 s)."
-                    if config == COSCHEDULING_CONFIGS[0] else
-                    "Coscheduling's PostFilter rejects the waiting members as soon as one member fits nowhere.")
-            return failed(f"{config}: you said {predicted.get(config)!r}.", hint=hint)
-    return passed(f"at t=10 s the waiting members hold {predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone "
-                  f"and {predicted[COSCHEDULING_CONFIGS[1]]} once PostFilter releases them.")
+        said = predicted.get(config)
+        if said is None:
+            return failed(f"no number for {config}.",
+                          hint="write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}.")
+        if isinstance(said, bool) or not isinstance(said, (int, float)):
+            return failed(f"{config}: {said!r} is not a number of GPUs.", hint="write whole numbers, like 3.")
+        held = gpus_held_at_permit(config, min_member=HELD_MIN_MEMBER)
+        if said != held:
+            if config == COSCHEDULING_CONFIGS[0]:
+                hint = ("six members fit and wait for a seventh that never comes; without PostFilter nothing "
+                        "releases them before their timeout (30 s).")
+            else:
+                hint = ("Coscheduling's PostFilter keeps the waiting members only when the group is within 10% of "
+                        f"its quorum: is (7 - 6) / 7 at most 10%?")
+            return failed(f"{config}: you said {said!r}.", hint=hint)
+    return passed(f"with minMember {HELD_MIN_MEMBER}, at t=10 s the waiting members hold "
+                  f"{predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone and "
+                  f"{predicted[COSCHEDULING_CONFIGS[1]]} with PostFilter: 1 missing of 7 is more than 10%.")
 
 
 def gang_starts_at_once(min_member: int) -> bool:

@@ -1,36 +1,57 @@
 """Checks for chapter 07 (preemption).
 
 ``check_num_candidates`` compares a learner's counts with DefaultPreemption's
-``calculate_num_candidates``; ``check_dropped_by`` compares a prediction of
-the rule that dropped each losing candidate of ``data/clusters/preemption.yaml``
-with the rules the trace recorded; ``check_make_n2_win`` runs the scenario
-after a learner's change and reads which node preemption nominated.
+``calculate_num_candidates`` under other args than the defaults;
+``check_dropped_by`` compares a prediction of the rule that dropped each
+losing candidate of ``data/clusters/preemption.yaml``, once ``db-pdb`` allows
+one disruption, with the rules the trace recorded; ``check_make_n2_win`` runs
+the scenario after a learner's change and reads which node preemption
+nominated.
 """
 from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed, project_path
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed, project_path
 
 SCENARIO = "data/clusters/preemption.yaml"
 PREEMPTOR = "default/critical"
 TARGET = "n2"
 
 
-def run_scenario(change: Optional[Callable[[Any], Any]] = None, seed: int = 1) -> tuple[Any, Any]:
-    """Load the chapter's cluster, apply ``change`` to it, run it; return (simulation, cluster)."""
-    from ksched_edu.api.loader import load_cluster
+def _limit(seconds: Optional[float]) -> float:
+    """``seconds``, or the module-wide limit as it is now (tests lower it)."""
+    return core.TIME_LIMIT_SECONDS if seconds is None else seconds
+
+
+def simulate(cluster: Any, seed: int = 1) -> Any:
+    """Run ``cluster`` under the default configuration, traced; return the simulation."""
     from ksched_edu.config.loader import default_config
     from ksched_edu.sim.simulation import Simulation
     from ksched_edu.trace import Recorder
+
+    sim = Simulation(cluster, default_config(), seed=seed, recorder=Recorder())
+    sim.run()
+    return sim
+
+
+def run_scenario(change: Optional[Callable[[Any], Any]] = None, seed: int = 1) -> tuple[Any, Any]:
+    """Load the chapter's cluster, apply ``change`` to it, run it; return (simulation, cluster)."""
+    from ksched_edu.api.loader import load_cluster
 
     cluster = load_cluster(project_path(SCENARIO))
     if change is not None:
         changed = change(cluster)
         cluster = changed if changed is not None else cluster
-    sim = Simulation(cluster, default_config(), seed=seed, recorder=Recorder())
-    sim.run()
-    return sim, cluster
+    return simulate(cluster, seed), cluster
+
+
+def allow_one_disruption(cluster: Any) -> None:
+    """Exercise 2's change: ``db-pdb`` allows one disruption (status.disruptionsAllowed: 1)."""
+    for pdb in cluster.pdbs:
+        if pdb.metadata.name == "db-pdb":
+            pdb.status.disruptions_allowed = 1
 
 
 def first_preemption(sim: Any) -> Any:
@@ -52,36 +73,61 @@ def dropped_by(event: Any) -> dict[str, str]:
 
 # --- exercise 1 -----------------------------------------------------------------------------
 
+# Exercise 1's DefaultPreemptionArgs, and the node counts it asks about.
+MIN_CANDIDATE_NODES_PERCENTAGE = 25
+MIN_CANDIDATE_NODES_ABSOLUTE = 40
+NUM_NODES_ASKED = (30, 100, 1000)
+
 
 def check_num_candidates(predicted: Any) -> bool:
-    """``predicted``: {number of nodes where preemption might help: candidates the dry run looks for}."""
+    """``predicted``: {number of nodes where preemption might help: candidates the dry run looks for},
+    for 30, 100 and 1000 nodes, with minCandidateNodesPercentage 25 and minCandidateNodesAbsolute 40."""
+    from ksched_edu.config import DefaultPreemptionArgs
     from ksched_edu.framework.plugins.defaultpreemption.default_preemption import new
 
     if is_unanswered(predicted) or not isinstance(predicted, dict) or not predicted:
         return failed("no prediction yet.", hint="write a dict {number of nodes: number of candidates}.")
-    plugin = new(None, None)
-    for num_nodes in sorted(predicted, key=str):
-        if not isinstance(num_nodes, int) or num_nodes <= 0:
-            return failed(f"{num_nodes!r} is not a number of nodes.", hint="use positive ints as keys.")
+    bad = [n for n in predicted if isinstance(n, bool) or not isinstance(n, int) or n <= 0]
+    if bad:
+        return failed(f"{bad[0]!r} is not a number of nodes.", hint="use positive ints as keys.")
+    missing = [n for n in NUM_NODES_ASKED if n not in predicted]
+    if missing:
+        return failed(f"no answer for {', '.join(map(str, missing))} nodes.",
+                      hint=f"answer for {', '.join(map(str, NUM_NODES_ASKED))} nodes.")
+    plugin = new(DefaultPreemptionArgs(min_candidate_nodes_percentage=MIN_CANDIDATE_NODES_PERCENTAGE,
+                                       min_candidate_nodes_absolute=MIN_CANDIDATE_NODES_ABSOLUTE), None)
+    defaults = new(None, None)
+    for num_nodes in sorted(predicted):
         want, got = plugin.calculate_num_candidates(num_nodes), predicted[num_nodes]
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return failed(f"for {num_nodes} nodes you said {got!r}.", hint="write whole numbers of candidates.")
         if got != want:
-            if num_nodes <= 100:
-                hint = "at least minCandidateNodesAbsolute (100) candidates, but never more than the nodes."
+            if got == defaults.calculate_num_candidates(num_nodes):
+                hint = (f"that is the default args' answer; here the args are {MIN_CANDIDATE_NODES_PERCENTAGE}% "
+                        f"and at least {MIN_CANDIDATE_NODES_ABSOLUTE}.")
+            elif num_nodes * MIN_CANDIDATE_NODES_PERCENTAGE // 100 < MIN_CANDIDATE_NODES_ABSOLUTE:
+                hint = (f"at least minCandidateNodesAbsolute ({MIN_CANDIDATE_NODES_ABSOLUTE}) candidates, "
+                        "but never more than the nodes.")
             else:
-                hint = "10% of the nodes (minCandidateNodesPercentage), but at least 100."
+                hint = (f"{MIN_CANDIDATE_NODES_PERCENTAGE}% of the nodes (minCandidateNodesPercentage), "
+                        f"but at least {MIN_CANDIDATE_NODES_ABSOLUTE}.")
             return failed(f"for {num_nodes} nodes you said {got!r}.", hint=hint)
     shown = ", ".join(f"{n} nodes -> {predicted[n]}" for n in sorted(predicted))
-    return passed(f"the dry run looks for {shown} candidate(s).")
+    return passed(f"with {MIN_CANDIDATE_NODES_PERCENTAGE}% and at least {MIN_CANDIDATE_NODES_ABSOLUTE}, "
+                  f"the dry run looks for {shown} candidate(s).")
 
 
 # --- exercise 2 -----------------------------------------------------------------------------
 
 
 def check_dropped_by(predicted: Any) -> bool:
-    """``predicted``: {losing candidate node: the rule of pickOneNodeForPreemption that dropped it}."""
+    """``predicted``: {losing candidate node: the rule of pickOneNodeForPreemption that dropped it},
+    once db-pdb allows one disruption."""
+    from ksched_edu.framework.preemption import CRITERION_MIN_PDB_VIOLATIONS
+
     if is_unanswered(predicted) or not isinstance(predicted, dict) or not predicted:
         return failed("no prediction yet.", hint="write a dict {node: rule}, e.g. {'n1': CRITERION_...}.")
-    sim, _ = run_scenario()
+    sim, _ = run_scenario(allow_one_disruption)
     event = first_preemption(sim)
     actual = dropped_by(event)
     if event.nominated_node in predicted:
@@ -90,17 +136,22 @@ def check_dropped_by(predicted: Any) -> bool:
     missing = sorted(set(actual) - set(predicted))
     if missing:
         return failed(f"no rule for {', '.join(missing)}.", hint="every losing candidate is dropped by some rule.")
-    extra = sorted(set(predicted) - set(actual))
+    extra = sorted(set(predicted) - set(actual), key=str)
     if extra:
-        return failed(f"{', '.join(extra)} is no losing candidate.",
-                      hint="the candidates are the nodes in the explorer's table; n5 was never one.")
+        return failed(f"{', '.join(map(str, extra))} is no losing candidate.",
+                      hint="the candidates are the nodes in the chapter's candidates table; n5 was never one.")
     for node in sorted(actual):
         if predicted[node] != actual[node]:
-            return failed(f"{node} was not dropped by {predicted[node]!r}.",
-                          hint="the rules run in order; a node leaves at the first rule where it is not best. "
-                               "Use the CRITERION_* names from ksched_edu.framework.preemption.")
+            if node == "n1" and predicted[node] == CRITERION_MIN_PDB_VIOLATIONS:
+                hint = ("with one disruption allowed, db-0 spends it and only db-1 would violate the PDB; "
+                        "violating pods are reprieved first, so which db pod is n1's victim, and does it violate?")
+            else:
+                hint = ("the rules run in order; a node leaves at the first rule where it is not best. "
+                        "Use the CRITERION_* names from ksched_edu.framework.preemption.")
+            return failed(f"{node} was not dropped by {predicted[node]!r}.", hint=hint)
+    victims = {c.node: ", ".join(p.split("/")[1] for p in c.victims) for c in event.candidates}
     return passed("; ".join(f"{n} out at {actual[n]!r}" for n in sorted(actual))
-                  + f"; {event.nominated_node} wins ({event.decided_by}).")
+                  + f"; {event.nominated_node} wins ({event.decided_by}). n1's victim is now {victims['n1']}.")
 
 
 # --- exercise 3 -----------------------------------------------------------------------------
@@ -120,29 +171,40 @@ def _shape(cluster: Any) -> dict[str, Any]:
     }
 
 
-def check_make_n2_win(change: Any) -> bool:
+def check_make_n2_win(change: Any, seconds: Optional[float] = None) -> bool:
     """``change(cluster)`` edits the loaded cluster so that preemption nominates n2 for default/critical.
 
     The nodes, which pod runs where, every pod's requests and the preemptor must stay as they are:
-    only priorities (and PDBs) of the running pods may change.
+    only priorities (and PDBs) of the running pods may change. ``change`` runs within ``seconds``
+    (default: the module's limit).
     """
     from ksched_edu.api.loader import load_cluster
 
     if is_unanswered(change) or not callable(change):
         return failed("no function yet.", hint="define `make_n2_win(cluster)` that edits the running pods.")
+    limit = _limit(seconds)
     before = _shape(load_cluster(project_path(SCENARIO)))
-    ok, outcome = call_answer(run_scenario, change)
+    cluster = load_cluster(project_path(SCENARIO))
+    ok, changed = call_answer(change, cluster, seconds=limit)
     if not ok:
-        if isinstance(outcome, NotImplementedError):
+        if isinstance(changed, NotImplementedError):
             return failed("make_n2_win is not written yet.", hint="change a running pod's spec.priority.")
-        return failed(f"running the scenario after your change failed: {outcome!r}.",
+        return failed(f"make_n2_win failed: {describe_exception(changed)}.",
                       hint="change fields of the objects in `cluster`; set pod.spec.priority to an int.")
-    sim, cluster = outcome
-    after = _shape(cluster)
+    cluster = changed if changed is not None else cluster
+    try:
+        after = _shape(cluster)
+    except Exception as err:  # a learner's change may leave anything behind
+        return failed(f"the cluster after your change cannot be read: {describe_exception(err)}.",
+                      hint="change fields of the objects in `cluster` and return nothing (or the cluster).")
     for what, why in (("nodes", "the nodes"), ("running", "which pods run where"), ("requests", "the requests"),
                       ("preemptor", "the preemptor's priority")):
         if before[what] != after[what]:
             return failed(f"your change touched {why}.", hint="change only the running pods' priorities.")
+    ok, sim = call_answer(simulate, cluster, seconds=limit)
+    if not ok:
+        return failed(f"running the scenario after your change failed: {describe_exception(sim)}.",
+                      hint="change fields of the objects in `cluster`; set pod.spec.priority to an int.")
     event = first_preemption(sim)
     if event is None:
         return failed("default/critical did not preempt anything.",

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed, project_path
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
+                                       project_path, run_learner_simulation)
 
 AVOID_ZONE = "AvoidZone"
 AVOIDED = "zone-c"
@@ -17,6 +19,9 @@ ZONE_LABEL = "topology.kubernetes.io/zone"
 CLUSTER = ("data/clusters/zones-100.yaml", "data/workloads/capstone-pods.yaml")
 # The check schedules this many of the workload's pods, enough to touch every zone.
 PODS_CHECKED = 12
+# How far (virtual seconds) the check lets the simulation go: a plugin that returns an Error on every
+# call keeps its pods retrying, and this ends them.
+VIRTUAL_LIMIT = 120.0
 
 _CONFIG = """\
 apiVersion: kubescheduler.config.k8s.io/v1
@@ -30,8 +35,13 @@ profiles:
 """
 
 
-def check_avoid_zone(factory: Any) -> bool:
-    """Does ``factory(args, handle)`` build a Filter plugin that keeps pods out of zone-c, saying why?"""
+def check_avoid_zone(factory: Any, seconds: Any = None) -> bool:
+    """Does ``factory(args, handle)`` build a Filter plugin that keeps pods out of zone-c, saying why?
+
+    The learner's code (the factory, ``name()`` and the scheduling with the plugin) runs within
+    ``seconds`` of wall time (default: the module's limit) and the simulation within
+    ``VIRTUAL_LIMIT`` seconds of virtual time.
+    """
     from ksched_edu.api.loader import load_cluster
     from ksched_edu.config.loader import load_config_data
     from ksched_edu.framework.plugins.registry import new_in_tree_registry
@@ -40,16 +50,19 @@ def check_avoid_zone(factory: Any) -> bool:
     from ksched_edu.trace import Recorder
 
     if is_unanswered(factory) or not callable(factory):
-        return failed("no plugin factory yet.", hint="define `def new_avoid_zone(args, handle): return AvoidZone(handle)`.")
-    ok, plugin = call_answer(factory, None, None)
+        return failed("no plugin factory yet.",
+                      hint="define `def new_avoid_zone(args, handle): return AvoidZone()`.")
+    limit = core.TIME_LIMIT_SECONDS if seconds is None else seconds
+    ok, plugin = call_answer(factory, None, None, seconds=limit)
     if not ok:
         if isinstance(plugin, NotImplementedError):
             return failed("the factory is not written yet.", hint="return an AvoidZone object from it.")
-        return failed(f"the factory raised {type(plugin).__name__}: {plugin}",
+        return failed(f"the factory failed: {describe_exception(plugin)}",
                       hint="the factory takes (args, handle); keep the handle to look nodes up later.")
-    ok, name = call_answer(getattr(plugin, "name", lambda: None))
+    ok, name = call_answer(getattr(plugin, "name", lambda: None), seconds=limit)
     if not ok or name != AVOID_ZONE:
-        return failed(f"the plugin's name() is {name!r}.", hint=f"name() must return {AVOID_ZONE!r}.")
+        shown = describe_exception(name) if not ok else repr(name)
+        return failed(f"the plugin's name() is {shown}.", hint=f"name() must return {AVOID_ZONE!r}.")
     if not callable(getattr(plugin, "filter", None)):
         return failed("the plugin has no filter method.",
                       hint="add `def filter(self, state, pod, node_info)` returning None or a Status.")
@@ -61,13 +74,18 @@ def check_avoid_zone(factory: Any) -> bool:
     rec = Recorder()
     sim = Simulation(cluster, load_config_data(_CONFIG), seed=0, recorder=rec,
                      registry=merge_registries(new_in_tree_registry(), {AVOID_ZONE: factory}))
-    try:
-        sim.run()
-    except NotImplementedError:
-        return failed("filter is not written yet.", hint="return None to keep a node, a Status to reject it.")
-    except Exception as err:  # a learner's plugin may fail in any way
-        return failed(f"the scheduler stopped: {type(err).__name__}: {err}",
-                      hint="read the zone from node_info.node().metadata.labels.")
+    stopped = run_learner_simulation(sim, until=VIRTUAL_LIMIT, seconds=limit)
+    errors = cycle_errors(rec)
+    if errors:
+        return failed(f"the scheduler could not run the plugin: {errors[0]}",
+                      hint="return None to keep a node and new_status(Code.Unschedulable, reason) to reject it; "
+                           "Code.Error means the plugin itself failed.")
+    if stopped is not None:
+        if stopped.startswith("NotImplementedError"):
+            return failed("filter is not written yet.", hint="return None to keep a node, a Status to reject it.")
+        return failed(f"the scheduler stopped: {stopped}",
+                      hint="filter must return None to keep the node or a Status to reject it; read the zone "
+                           "from node_info.node().metadata.labels.")
     placements = sim.placements()
     pending = [p.pod for p in placements if p.node is None]
     if pending:

@@ -398,7 +398,10 @@ class Framework:
                         msg = f"node(s) didn't satisfy plugin {plugins_with_nodes[0]}"
                     else:
                         msg = f"node(s) didn't satisfy plugin(s) [{' '.join(plugins_with_nodes)}] simultaneously"
-                    return result, new_status(Code.UnschedulableAndUnresolvable, msg)
+                    status = new_status(Code.UnschedulableAndUnresolvable, msg)
+                    # The framework's own verdict, naming no plugin: traced under plugin "".
+                    self._trace("PreFilter", "", status)
+                    return result, status
             return result, return_status
         finally:
             # upstream: a deferred assignment, so it happens on every return path.

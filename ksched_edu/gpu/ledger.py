@@ -18,15 +18,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
+from ..anchors import plumbing
+
+_PLUMBING = ("the project's own per-GPU ledger beside the scheduler cache (kube-scheduler only counts "
+             "nvidia.com/gpu); no upstream counterpart")
+
 # The annotation PreBind writes: the ids of the GPUs given to the pod, e.g. "0,1,2,3".
 GPUS_ANNOTATION = "gpu.ksched-edu.io/gpus"
 
 
+@plumbing(_PLUMBING)
 class LedgerConflict(Exception):
     """A hold that would give a GPU to a second pod (or give a pod GPUs on two nodes)."""
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class Holding:
     node: str
     pod: str  # namespace/name, for reading
@@ -34,12 +41,14 @@ class Holding:
 
 
 @dataclass
+@plumbing(_PLUMBING)
 class GPULedger:
     """GPU id -> pod, per node; and pod uid -> what it holds."""
 
     by_node: dict[str, dict[int, str]] = field(default_factory=dict)  # node -> gpu -> pod uid
     by_pod: dict[str, Holding] = field(default_factory=dict)  # pod uid -> holding
 
+    @plumbing(_PLUMBING)
     def hold(self, node: str, pod_uid: str, pod_key: str, gpus: Iterable[int]) -> Holding:
         """Give ``gpus`` of ``node`` to the pod; holding the same again is a no-op.
 
@@ -66,6 +75,7 @@ class GPULedger:
             slots[g] = pod_uid
         return holding
 
+    @plumbing(_PLUMBING)
     def release(self, pod_uid: str) -> Optional[Holding]:
         """Give back whatever the pod holds; None when it holds nothing."""
         holding = self.by_pod.pop(pod_uid, None)
@@ -79,14 +89,17 @@ class GPULedger:
             self.by_node.pop(holding.node, None)
         return holding
 
+    @plumbing(_PLUMBING)
     def gpus_of(self, pod_uid: str) -> Optional[tuple[int, ...]]:
         holding = self.by_pod.get(pod_uid)
         return holding.gpus if holding is not None else None
 
+    @plumbing(_PLUMBING)
     def held_on(self, node: str) -> dict[int, str]:
         """GPU id -> the holding pod's key, on one node."""
         return {g: self.by_pod[uid].pod for g, uid in sorted(self.by_node.get(node, {}).items())}
 
+    @plumbing(_PLUMBING)
     def check(self) -> None:
         """Assert the invariant: the two indexes agree and no GPU has two holders."""
         seen: dict[tuple[str, int], str] = {}
@@ -102,11 +115,13 @@ def _ids(gpus: Iterable[int]) -> str:
     return ",".join(str(g) for g in gpus)
 
 
+@plumbing(_PLUMBING)
 def format_gpus(gpus: Iterable[int]) -> str:
     """The annotation's value: ``"0,1,2,3"``."""
     return _ids(sorted(gpus))
 
 
+@plumbing(_PLUMBING)
 def parse_gpus(value: str) -> tuple[int, ...]:
     """``"0,1,2,3"`` -> ``(0, 1, 2, 3)``; raises ValueError on anything else."""
     value = value.strip()
@@ -118,6 +133,7 @@ def parse_gpus(value: str) -> tuple[int, ...]:
         raise ValueError(f"{value!r} is not a comma-separated list of GPU ids") from None
 
 
+@plumbing(_PLUMBING)
 def replay(events: Iterable[Any]) -> list[tuple[Any, dict[str, dict[int, str]]]]:
     """For each GPUAllocationEvent in ``events``: (the event, node -> {gpu: pod} after it)."""
     state: dict[str, dict[int, str]] = {}

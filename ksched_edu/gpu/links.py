@@ -27,6 +27,11 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from ..anchors import plumbing
+
+_PLUMBING = ("the project's own GPU model: the link classes of nvidia-smi topo -m and a nominal bandwidth for "
+             "each; no upstream counterpart")
+
 # The PCIe classes, best to worst.
 PCIE_LINKS = ("PIX", "PXB", "PHB", "NODE", "SYS")
 NVLINK = "NV"
@@ -56,6 +61,7 @@ _NV = re.compile(r"^NV(\d+)$")
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class Link:
     """One cell of the matrix: ``Link("NV", 2)`` is ``NV2``, ``Link("PIX")`` is ``PIX``."""
 
@@ -79,6 +85,7 @@ class Link:
             return -10_000
         return PCIE_LINKS.index(self.kind)
 
+    @plumbing(_PLUMBING)
     def bandwidth(self, nvlink_gbps: int = DEFAULT_NVLINK_GBPS, pcie_gbps: int = DEFAULT_PCIE_GBPS) -> int:
         """GB/s one way, in the teaching model (0 for the GPU itself)."""
         if self.kind == NVLINK:
@@ -91,6 +98,7 @@ class Link:
         return self.label
 
 
+@plumbing(_PLUMBING)
 def parse_link(text: str) -> Link:
     """``"NV12"`` -> ``Link("NV", 12)``; ``"PIX"`` -> ``Link("PIX")``; raises ValueError otherwise."""
     t = ALIASES.get(text.strip(), text.strip())

@@ -30,8 +30,11 @@ import re
 from pathlib import Path
 from typing import Optional, Union
 
+from ..anchors import plumbing
 from .links import DEFAULT_NVLINK_GBPS, DEFAULT_PCIE_GBPS, SELF, Link, parse_link
 from .topology import GPU, Topology
+
+_PLUMBING = "the project's own reader and writer of nvidia-smi topo -m dumps; no upstream counterpart"
 
 # Column titles with spaces, and the one-word names the reader gives them.
 _MULTIWORD = {"CPU Affinity": "CPU_Affinity", "NUMA Affinity": "NUMA_Affinity", "GPU NUMA ID": "GPU_NUMA_ID"}
@@ -41,6 +44,7 @@ _CSV_HEADER = re.compile(r"^index,\s*name,\s*memory\.total \[MiB\]", re.IGNORECA
 _KEYS = ("source", "nvlink-gbps", "pcie-gbps", "pcie-switch")
 
 
+@plumbing(_PLUMBING)
 class TopologyError(ValueError):
     """A dump that cannot be read; ``str()`` names the file and the line."""
 
@@ -50,11 +54,13 @@ class TopologyError(ValueError):
         self.file, self.line = file, line
 
 
+@plumbing(_PLUMBING)
 def parse_topo(text: str, name: str = "topology", file: str = "<string>") -> Topology:
     """A :class:`Topology` from the text of a dump (see the module docstring for the format)."""
     return _Reader(text, name, file).read()
 
 
+@plumbing(_PLUMBING)
 def load_topology(path: Union[str, Path], name: Optional[str] = None) -> Topology:
     """Read a dump file; the topology is named after the file (``dgx-a100.txt`` -> ``dgx-a100``)."""
     p = Path(path)
@@ -234,6 +240,7 @@ class _Reader:
         return [f"switch{number[find(i)]}" for i in range(n)]
 
 
+@plumbing(_PLUMBING)
 def format_topo(top: Topology) -> str:
     """The dump of ``top`` in the format :func:`parse_topo` reads (tab-separated, as nvidia-smi writes it)."""
     n = len(top.gpus)

@@ -48,12 +48,16 @@ import itertools
 from dataclasses import dataclass
 from typing import Iterable, Optional, Union
 
+from ..anchors import plumbing
 from .topology import Topology
+
+_PLUMBING = "the project's own exact search for the best subset of free GPUs; no upstream counterpart"
 
 GPUSet = Union[int, Iterable[int]]
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class Constraint:
     """What every pair of the chosen GPUs must satisfy."""
 
@@ -62,6 +66,7 @@ class Constraint:
     same_pcie_switch: bool = False
     min_bandwidth: int = 0  # GB/s one way, 0: no minimum
 
+    @plumbing(_PLUMBING)
     def allows(self, top: Topology, i: int, j: int) -> bool:
         if self.nvlink and not top.links[i][j].is_nvlink:
             return False
@@ -72,6 +77,7 @@ class Constraint:
             return False
         return top.bandwidths[i][j] >= self.min_bandwidth
 
+    @plumbing(_PLUMBING)
     def describe(self) -> str:
         """``"joined by NVLink on one NUMA node"``: the words a Filter reason uses ("" for none)."""
         words = []
@@ -93,6 +99,7 @@ NO_CONSTRAINT = Constraint()
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class Choice:
     """A subset of GPUs and how well it is connected."""
 
@@ -111,6 +118,7 @@ class Choice:
         return f"GPUs {ids} (slowest link {self.bottleneck} GB/s, total {self.total} GB/s)"
 
 
+@plumbing(_PLUMBING)
 def to_mask(gpus: GPUSet) -> int:
     if isinstance(gpus, int):
         return gpus
@@ -120,6 +128,7 @@ def to_mask(gpus: GPUSet) -> int:
     return mask
 
 
+@plumbing(_PLUMBING)
 def ids_of(mask: int) -> list[int]:
     out, i = [], 0
     while mask:
@@ -130,6 +139,7 @@ def ids_of(mask: int) -> list[int]:
     return out
 
 
+@plumbing(_PLUMBING)
 def describe_subset(top: Topology, gpus: Iterable[int]) -> Choice:
     """The :class:`Choice` of a given subset (bottleneck and total of its pairs)."""
     ids = tuple(sorted(gpus))
@@ -141,6 +151,7 @@ def _numa_count(top: Topology, ids: Iterable[int]) -> int:
     return len({top.gpus[i].numa_node for i in ids})
 
 
+@plumbing(_PLUMBING)
 def brute_force_best_subset(top: Topology, free: GPUSet, count: int,
                             constraint: Constraint = NO_CONSTRAINT) -> Optional[Choice]:
     """The definition: try every ``count``-subset of ``free`` in id order, keep the first best."""
@@ -153,6 +164,7 @@ def brute_force_best_subset(top: Topology, free: GPUSet, count: int,
     return best
 
 
+@plumbing(_PLUMBING)
 def best_subset(top: Topology, free: GPUSet, count: int,
                 constraint: Constraint = NO_CONSTRAINT) -> Optional[Choice]:
     """The best ``count`` GPUs among ``free`` (ids or a bitmask) under ``constraint``; None if none fit.

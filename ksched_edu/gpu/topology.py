@@ -11,10 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Sequence
 
+from ..anchors import plumbing
 from .links import DEFAULT_NVLINK_GBPS, DEFAULT_PCIE_GBPS, SELF, Link
+
+_PLUMBING = ("the project's own GPU model: a server's GPUs and the link between every pair, as nvidia-smi topo -m "
+             "prints them; no upstream counterpart")
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class GPU:
     index: int
     model: str = ""
@@ -29,6 +34,7 @@ class GPU:
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class Topology:
     """The GPUs of one server and the link between every pair (``links[i][j]``)."""
 
@@ -61,6 +67,7 @@ class Topology:
         object.__setattr__(self, "bandwidths", bw)
 
     @classmethod
+    @plumbing(_PLUMBING)
     def from_matrix(cls, name: str, matrix: Sequence[Sequence[str]], numa: Sequence[int] = (),
                     switches: Sequence[str] = (), model: str = "", memory_mib: int = 0, **options: Any) -> "Topology":
         """A topology from a matrix of link labels (``[["X", "NV1"], ["NV1", "X"]]``)."""
@@ -80,20 +87,25 @@ class Topology:
     def __len__(self) -> int:
         return len(self.gpus)
 
+    @plumbing(_PLUMBING)
     def link(self, i: int, j: int) -> Link:
         return self.links[i][j]
 
+    @plumbing(_PLUMBING)
     def bandwidth(self, i: int, j: int) -> int:
         """GB/s one way between GPU i and GPU j (see links.py for the model)."""
         return self.bandwidths[i][j]
 
+    @plumbing(_PLUMBING)
     def pairs(self) -> Iterator[tuple[int, int]]:
         n = len(self.gpus)
         return ((i, j) for i in range(n) for j in range(i + 1, n))
 
+    @plumbing(_PLUMBING)
     def numa_nodes(self) -> list[int]:
         return sorted({g.numa_node for g in self.gpus})
 
+    @plumbing(_PLUMBING)
     def link_counts(self) -> dict[str, int]:
         """How many GPU pairs have each link class, e.g. ``{"NV1": 8, "NV2": 8, "SYS": 12}``."""
         counts: dict[str, int] = {}
@@ -107,6 +119,7 @@ class Topology:
 
         return parse_link(label).rank
 
+    @plumbing(_PLUMBING)
     def summary(self) -> str:
         """One line: name, GPU count and model, NUMA nodes, link classes."""
         models = sorted({g.model for g in self.gpus if g.model})
@@ -116,6 +129,7 @@ class Topology:
 
     # --- the graph ----------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def to_networkx(self) -> Any:
         """An undirected ``networkx.Graph``: a node per GPU (its attributes), an edge per pair
         with ``link`` (the label), ``nvlinks`` and ``bandwidth`` (GB/s)."""
@@ -130,6 +144,7 @@ class Topology:
             g.add_edge(i, j, link=link.label, nvlinks=link.nvlinks, bandwidth=self.bandwidths[i][j])
         return g
 
+    @plumbing(_PLUMBING)
     def nvlink_graph(self) -> Any:
         """Only the NVLink edges: the fabric a job that asks for NVLink lives in."""
         g = self.to_networkx()

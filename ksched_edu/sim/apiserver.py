@@ -3,7 +3,9 @@
 What kube-apiserver does for the scheduler, and no more: it keeps objects by
 kind and ``namespace/name`` with a ``resourceVersion``; it tells watchers of
 every add, update and delete (in order, at once: the informers of a
-simulation never lag); it serves the ``binding`` subresource, which sets a
+simulation never lag), for every kind it stores (pods, nodes, the storage
+kinds PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode and
+CSIDriver, ...); it serves the ``binding`` subresource, which sets a
 pod's ``spec.nodeName``; it patches pod status (the PodScheduled condition
 and ``nominatedNodeName``); and it deletes pods, after their grace period
 when a clock is given.
@@ -34,7 +36,7 @@ from ..api.types import Pod, PodCondition
 WatchHandler = Callable[[str, Optional[Any], Optional[Any]], None]  # (event, old, new)
 
 NAMESPACED = {"Pod", "Service", "ReplicaSet", "StatefulSet", "ReplicationController", "PodDisruptionBudget",
-              "PodGroup"}
+              "PodGroup", "PersistentVolumeClaim"}
 
 
 @plumbing("simulated API server")

@@ -82,6 +82,11 @@ class VirtualClock:
         return sum(1 for t in self._timers if not t.cancelled)
 
     @plumbing("virtual clock of the simulation")
+    def timers(self) -> list[Timer]:
+        """The timers still set, in the order they will fire (for reading, not for changing)."""
+        return sorted(t for t in self._timers if not t.cancelled)
+
+    @plumbing("virtual clock of the simulation")
     def has_foreground(self) -> bool:
         """Is a timer other than a background one still set?"""
         return any(not t.cancelled and not t.background for t in self._timers)

@@ -1,15 +1,21 @@
 """A cluster in a box: an API server, a scheduler and a virtual clock, built from manifests.
 
 ``Simulation(cluster, config, seed)`` creates the cluster's objects in the
-order a real cluster would have them when the scheduler starts (nodes, priority
+order a real cluster would have them when the scheduler starts (nodes, storage
+classes, CSI drivers, CSI nodes, persistent volumes and claims, priority
 classes, disruption budgets, running pods, services and controllers), then
 hands the pending pods to the API server one at a time, so the queue sees them
 arrive in file order, and runs the scheduler on the virtual clock.
+
+A simulated PV controller and provisioner run beside the scheduler by default
+(``storage_controller=StorageControllerOptions(...)`` sets their delays; ``None``
+or ``False`` leaves them out, as the ``case`` command does: the reference run had
+none), so the volume bindings VolumeBinding's PreBind starts are completed.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from ..anchors import plumbing
 from ..api.noderesourcetopology import parse_node_resource_topology
@@ -21,6 +27,7 @@ from ..scheduler import Scheduler
 from ..trace import NULL_RECORDER, Recorder
 from .apiserver import APIServer
 from .clock import VirtualClock
+from .storage_controller import StorageController, StorageControllerOptions
 from .workload import Workload, WorkloadEvent
 
 # The pending pods arrive this far apart, so their queue timestamps keep file order.
@@ -39,7 +46,8 @@ EXTRA_KIND_PARSERS: dict[str, Callable[[dict], Any]] = {
 @plumbing("drives the simulation")
 def create_cluster_objects(api: APIServer, cluster: Cluster) -> None:
     """Everything but the pending pods, in the order the scheduler's informers would list them."""
-    for group in (cluster.nodes, cluster.priority_classes, cluster.pdbs, cluster.running_pods, cluster.services,
+    for group in (cluster.nodes, cluster.storage_classes, cluster.csi_drivers, cluster.csi_nodes,
+                  cluster.persistent_volumes, cluster.persistent_volume_claims, cluster.priority_classes, cluster.pdbs, cluster.running_pods, cluster.services,
                   cluster.replication_controllers, cluster.replica_sets, cluster.stateful_sets):
         for obj in group:
             api.create(obj)
@@ -93,7 +101,8 @@ class Simulation:
     def __init__(self, cluster: Cluster, config: KubeSchedulerConfiguration, seed: int = 0, *,
                  recorder: Recorder = NULL_RECORDER, registry: Optional[Registry] = None,
                  bind_latency: float = 0.0, queueing_hints: bool = False,
-                 victim_grace_period: Optional[float] = None, resource_versions: bool = True) -> None:
+                 victim_grace_period: Optional[float] = None, resource_versions: bool = True,
+                 storage_controller: Union[StorageControllerOptions, bool, None] = True) -> None:
         self.cluster = cluster
         self.clock = VirtualClock()
         self.api = APIServer(self.clock, resource_versions=resource_versions)
@@ -101,6 +110,11 @@ class Simulation:
         self.scheduler = Scheduler(config, self.api, clock=self.clock, seed=seed, recorder=recorder,
                                    registry=registry, bind_latency=bind_latency, queueing_hints=queueing_hints,
                                    victim_grace_period=victim_grace_period)
+        # A cluster's PV controller and external provisioner (True: with the default delays).
+        self.storage_controller: Optional[StorageController] = None
+        if storage_controller:
+            options = storage_controller if isinstance(storage_controller, StorageControllerOptions) else None
+            self.storage_controller = StorageController(self.api, self.clock, options, recorder=recorder)
         create_cluster_objects(self.api, cluster)
         self.pending = list(cluster.pending_pods)
         create_pending_pods(self.api, self.pending)

@@ -97,7 +97,11 @@ def load_workload(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> Worklo
     origin = str(files[-1])
     initial = Cluster(warnings=cluster.warnings, extra=cluster.extra)
     events: list[WorkloadEvent] = []
-    groups = [("nodes", cluster.nodes), ("priority_classes", cluster.priority_classes), ("pdbs", cluster.pdbs),
+    groups = [("nodes", cluster.nodes), ("storage_classes", cluster.storage_classes),
+              ("csi_drivers", cluster.csi_drivers), ("csi_nodes", cluster.csi_nodes),
+              ("persistent_volumes", cluster.persistent_volumes),
+              ("persistent_volume_claims", cluster.persistent_volume_claims),
+              ("priority_classes", cluster.priority_classes), ("pdbs", cluster.pdbs),
               ("pods", cluster.pods), ("services", cluster.services),
               ("replication_controllers", cluster.replication_controllers),
               ("replica_sets", cluster.replica_sets), ("stateful_sets", cluster.stateful_sets)]

@@ -45,6 +45,7 @@ from .source_view import SourceView
 
 PASS, FAIL, NOT_RUN = "✔", "✘", "—"
 REJECTING_CODES = ("Unschedulable", "UnschedulableAndUnresolvable", "Error")
+FRAMEWORK = "(the framework)"  # a status the runtime itself returned, naming no plugin
 
 # One line per point: what it does and the upstream function that runs it.
 POINT_HELP = {
@@ -124,7 +125,7 @@ def _plugin_section(title: str, calls: list[PluginEvent], *, call_column: bool =
     cols += ["time (s)"] if time else []
     s = Section(title, cols)
     for e in calls:
-        row: dict[str, Any] = {"call": e.point, "plugin": e.plugin, "node": e.node, "code": e.code,
+        row: dict[str, Any] = {"call": e.point, "plugin": e.plugin or FRAMEWORK, "node": e.node, "code": e.code,
                                "reasons": "; ".join(e.reasons), "time (s)": e.time}
         if e.code in REJECTING_CODES:
             s.add(row, cells={"code": "ksched-rejected", "reasons": "ksched-rejected"})

@@ -15,6 +15,15 @@ What it shows and where upstream does it (kubernetes pkg/scheduler, v1.30):
   ``default/b: unschedulable -> activeQ on NodeAdd``.
 - Pods in a lane are listed in the order they arrived there; the order activeQ
   pops them in (QueueSort) is not in the trace, so it is not claimed here.
+- A pod in backoffQ shows when its backoff ends (``backoff until t=4s``): the
+  queue records it with the move (getBackoffTime: the last failure's time plus
+  the backoff for its attempts); flushBackoffQCompleted moves it at the first
+  one-second flush at or after that time.
+- The log also lists the moves a cluster event did *not* make (a
+  QueueSkipEvent): the event handler's pre-check (eventhandlers.go
+  preCheckForNode, for node events) filtered the waiting pod out, or no plugin
+  that rejected it answered Queue (movePodsToActiveOrBackoffQueue asking
+  isPodWorthRequeuing). Such a line changes no lane.
 
 Step moves one event forward, Play runs through them, the time slider jumps
 to the state after everything that happened at or before that virtual time.
@@ -25,12 +34,18 @@ from typing import Any, Optional
 
 import ipywidgets as widgets
 
+from ..trace import SKIP_PRE_CHECK, QueueEvent, QueueSkipEvent
 from ..viz.readers import QUEUES, QueueMove, QueueReplay, queue_moves, recorder_of
 from ._html import STYLE, attrs, escape
 
 LANE_TITLES = {"activeQ": "activeQ", "backoffQ": "backoffQ", "unschedulable": "unschedulablePods",
                "inFlight": "in flight", "bound": "bound"}
 LOG_LINES = 6
+# Styles of this view only: the backoff end under a pod, a skipped move in the log.
+EXTRA_STYLE = """<style>
+.ksched-until {display: block; font: 11px monospace; color: #8a5a00; margin: -1px 0 2px 10px;}
+.ksched-log .ksched-skip {color: #7a7a7a; font-style: italic;}
+</style>"""
 
 
 class QueueExplorer(widgets.VBox):
@@ -39,6 +54,8 @@ class QueueExplorer(widgets.VBox):
     ``.time`` is the virtual time shown, ``.queues()`` the pods in each lane,
     ``.step()`` applies the next move, ``.goto_time(t)`` jumps, ``.reset()``
     returns to the first moment (everything recorded at the first time stamp).
+    ``.backoff_until(pod)`` is when the backoff of a pod in backoffQ ends,
+    ``.skips`` the moves cluster events did not make, ``.log_lines()`` the log.
     """
 
     def __init__(self, recorder: Any, *, interval_ms: int = 700) -> None:
@@ -50,8 +67,17 @@ class QueueExplorer(widgets.VBox):
         self._times = self.replay.times()
         self._cursor = 0
         self._syncing = False
+        # Cluster events that left a waiting pod where it was, in trace order, and for each the
+        # number of moves before it (a skip comes before the move at that index).
+        self.skips: list[QueueSkipEvent] = self.recorder.of(QueueSkipEvent)
+        self._skip_positions = self._place_skips()
+        # pod -> (time, backoff end) of each move that sent it to backoffQ, in time order.
+        self._backoff_ends: dict[str, list[tuple[float, float]]] = {}
+        for e in self.recorder.of(QueueEvent):
+            if e.queue == "Backoff" and e.backoff_until is not None:
+                self._backoff_ends.setdefault(e.pod, []).append((e.time, e.backoff_until))
 
-        self.style_html = widgets.HTML(STYLE)
+        self.style_html = widgets.HTML(STYLE + EXTRA_STYLE)
         self.header = widgets.HTML()
         self.header.add_class("ksched-header")
         self.board = widgets.HTML()
@@ -112,6 +138,36 @@ class QueueExplorer(widgets.VBox):
     def board_html(self) -> str:
         return self.board.value
 
+    def backoff_until(self, pod: str) -> Optional[float]:
+        """When the backoff of ``pod`` ends, if it is in backoffQ now (else None)."""
+        where = self.replay.phases_after(self._cursor).get(pod)
+        if where is None or where[0] != "backoffQ":
+            return None
+        return self._backoff_end(pod, where[2])
+
+    def _backoff_end(self, pod: str, since: float) -> Optional[float]:
+        """The backoff end recorded by the last move of ``pod`` to backoffQ between ``since`` and now."""
+        ends = [until for t, until in self._backoff_ends.get(pod, ()) if since <= t <= self.time]
+        return ends[-1] if ends else None
+
+    def skips_until_now(self) -> list[QueueSkipEvent]:
+        """The skipped moves recorded before the last applied move (or, at its time, after it)."""
+        return [e for e, p in zip(self.skips, self._skip_positions)
+                if p <= self._cursor and self._cursor and e.time <= self.time]
+
+    def log_lines(self) -> list[str]:
+        """The log under the lanes as plain text: the last moves, with the skipped moves among them."""
+        return [text for text, _ in self._log_entries()]
+
+    @staticmethod
+    def skip_text(e: QueueSkipEvent) -> str:
+        """One log line for a move a cluster event did not make."""
+        if e.reason == SKIP_PRE_CHECK:
+            why = "the pre-check (preCheckForNode) filtered it out"
+        else:
+            why = f"no rejecting plugin ({', '.join(e.plugins)}) answered Queue"
+        return f"[t={e.time:g}s] {e.pod}: not moved on {e.event}: {why} (stays in unschedulable)"
+
     # --- moving -----------------------------------------------------------------------
 
     def step(self) -> Optional[QueueMove]:
@@ -158,8 +214,13 @@ class QueueExplorer(widgets.VBox):
                 moved = last is not None and last.pod == pod
                 label = pod + (f" · {phase}" if q == "inFlight" else "")
                 cls = "ksched-pod ksched-moved" if moved else "ksched-pod"
-                out.append(f'<span{attrs(class_=cls, data_pod=pod, title=f"here since t={since:g}s")}>'
+                until = self._backoff_end(pod, since) if q == "backoffQ" else None
+                title = f"here since t={since:g}s" + (f"; backoff until t={until:g}s" if until is not None else "")
+                out.append(f'<span{attrs(class_=cls, data_pod=pod, title=title)}>'
                            f"{escape(label)}</span>")
+                if until is not None:
+                    out.append(f'<span{attrs(class_="ksched-until", data_pod=pod)}>'
+                               f"backoff until t={until:g}s</span>")
             out.append("</div>")
         out.append("</div>")
         self.board.value = "".join(out)
@@ -167,8 +228,8 @@ class QueueExplorer(widgets.VBox):
                              f"{len(self.replay)}</div>")
         last_text = escape(str(last)) if last is not None else "(no move yet)"
         self.move_html.value = f'<div class="ksched-log"><span class="ksched-last">{last_text}</span></div>'
-        start = max(0, self._cursor - LOG_LINES)
-        lines = [f"[t={m.time:g}s] {escape(str(m))}" for m in self.replay.moves[start:self._cursor]]
+        lines = [f'<span class="ksched-skip">{escape(text)}</span>' if skip else escape(text)
+                 for text, skip in self._log_entries()]
         self.log_html.value = '<div class="ksched-log">' + "<br>".join(lines) + "</div>"
         self.step_button.disabled = self._cursor >= len(self.replay)
         self._syncing = True
@@ -177,6 +238,46 @@ class QueueExplorer(widgets.VBox):
             self.time_slider.value = self.time
         finally:
             self._syncing = False
+
+    def _place_skips(self) -> list[int]:
+        """For each skip, the index of the first move recorded after it.
+
+        Every QueueEvent is one move (the other moves come from cycles, bindings and
+        preemptions), so a skip goes before the move of the first QueueEvent recorded after
+        it, or before an earlier move whose time is later than the skip's.
+        """
+        queue_events_before = []
+        count = 0
+        for e in self.recorder.events:
+            if isinstance(e, QueueEvent):
+                count += 1
+            elif isinstance(e, QueueSkipEvent):
+                queue_events_before.append(count)
+        from_queue_events = {e.action for e in self.recorder.of(QueueEvent)}
+        moves = self.replay.moves
+        positions: list[int] = []
+        i = seen = 0  # seen: the moves from QueueEvents among moves[:i]
+        for skip, before in zip(self.skips, queue_events_before):  # both in trace order: i only grows
+            while i < len(moves):
+                is_queue_event = moves[i].action in from_queue_events
+                if moves[i].time > skip.time or (is_queue_event and seen == before):
+                    break
+                seen += is_queue_event
+                i += 1
+            positions.append(i)
+        return positions
+
+    def _log_entries(self) -> list[tuple[str, bool]]:
+        """(text, is a skipped move) for the log: the last LOG_LINES moves, with the skipped moves
+        recorded among them, each where it was recorded."""
+        start = max(0, self._cursor - LOG_LINES)
+        entries = [((i, 1), f"[t={m.time:g}s] {m}", False)
+                   for i, m in enumerate(self.replay.moves[start:self._cursor], start=start)]
+        shown = set(map(id, self.skips_until_now()))
+        entries += [((p, 0), self.skip_text(e), True) for e, p in zip(self.skips, self._skip_positions)
+                    if id(e) in shown and p >= start]
+        entries.sort(key=lambda x: x[0])
+        return [(text, skip) for _, text, skip in entries]
 
     def _on_play(self, change: dict) -> None:
         if not self._syncing:

@@ -480,20 +480,9 @@ def test_zones_100_cluster_matches_its_generator() -> None:
 
 
 CASES = sorted(CONFORMANCE.glob("*/cluster.yaml"))
-# The storage kinds (PersistentVolumeClaim, PersistentVolume, StorageClass, CSINode, CSIDriver) are
-# not read yet: the loader skips them with a warning, which these cases expect to change.
-STORAGE = pytest.mark.xfail(reason="storage kinds are skipped with a warning", strict=True)
 
 
-STORAGE_KINDS = ("PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode", "CSIDriver")
-
-
-def _has_storage_kind(path: Path) -> bool:
-    return any(f"kind: {kind}\n" in path.read_text() for kind in STORAGE_KINDS)
-
-
-@pytest.mark.parametrize("path", [pytest.param(p, marks=STORAGE) if _has_storage_kind(p) else p for p in CASES],
-                         ids=[p.parent.name for p in CASES])
+@pytest.mark.parametrize("path", CASES, ids=[p.parent.name for p in CASES])
 def test_conformance_cluster_loads(path: Path) -> None:
     # The reference harness built its clusters with client-go's fake clientset, which does not
     # validate; a few cases hold objects kube-apiserver would refuse (see the test below).

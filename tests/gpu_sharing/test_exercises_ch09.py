@@ -34,12 +34,12 @@ def crashes(gpus_left, milli):
 
 
 ROWS = [
-    ("frag: right", "check_frag_amount", 850, True),
-    ("frag: right as a float", "check_frag_amount", 850.0000001, True),
+    ("frag: right", "check_frag_amount", 650, True),
+    ("frag: right as a float", "check_frag_amount", 650.0000001, True),
     ("frag: all idle GPU", "check_frag_amount", 2700, False),
     ("frag: wrong number", "check_frag_amount", 310, False),
     ("frag: unanswered", "check_frag_amount", ..., False),
-    ("frag: not a number", "check_frag_amount", "850", False),
+    ("frag: not a number", "check_frag_amount", "650", False),
     ("fgd: right", "check_fgd_choice", "1", True),
     ("fgd: right as int", "check_fgd_choice", 1, True),
     ("fgd: the fuller GPU", "check_fgd_choice", "0", False),

@@ -354,3 +354,21 @@ def test_the_source_follows_the_current_point_while_shown(teaching_sim, monkeypa
     assert s.source.children[0].anchor.go == "(*frameworkImpl).RunPostFilterPlugins"
     s.source_button.value = False
     assert s.source.children == ()
+
+
+def test_a_prefilter_verdict_of_the_framework_itself_is_shown_as_such():
+    """Two bound local volumes pinned to different hosts: VolumeBinding's node sets do not meet,
+    and the runtime (not a plugin) rejects the pod (RunPreFilterPlugins, framework.go)."""
+    from ksched_edu.cli import answer_case
+    from ksched_edu.config.loader import load_config
+    from ksched_edu.exercises.core import ROOT
+
+    case = ROOT / "data/conformance/cases/vol-binding-bound-local-disjoint"
+    assert answer_case(str(case))["preFilter"][""] == {
+        "code": "UnschedulableAndUnresolvable", "reasons": ["node(s) didn't satisfy plugin VolumeBinding"]}
+    cluster = load_cluster(case / "cluster.yaml", validate=False)
+    rec = Recorder()
+    Simulation(cluster, load_config(case / "config.yaml"), seed=0, recorder=rec, resource_versions=False).run(until=1)
+    s = CycleStepper(rec, point="PreFilter")
+    rows = [(r["plugin"], r["code"], r["reasons"]) for r in s.table_rows() if r["plugin"] == "(the framework)"]
+    assert rows == [("(the framework)", "UnschedulableAndUnresolvable", "node(s) didn't satisfy plugin VolumeBinding")]

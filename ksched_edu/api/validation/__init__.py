@@ -28,6 +28,8 @@ from .names import (
 from .objectmeta import validate_labels, validate_object_meta
 from .policy import validate_pdb
 from .scheduling import admit_priority_class, validate_priority_class
+from .storage import storage_kind_errors
+from ..storage import NAMESPACED, STORAGE_KINDS, label_of
 
 __all__ = ["ValidationOptions", "validate_object", "validate_objects", "group_kind"]
 
@@ -36,6 +38,9 @@ GROUP_KINDS = {
     "Pod": "Pod", "Node": "Node", "Service": "Service", "ReplicationController": "ReplicationController",
     "PriorityClass": "PriorityClass.scheduling.k8s.io", "PodDisruptionBudget": "PodDisruptionBudget.policy",
     "ReplicaSet": "ReplicaSet.apps", "StatefulSet": "StatefulSet.apps",
+    "PersistentVolumeClaim": "PersistentVolumeClaim", "PersistentVolume": "PersistentVolume",
+    "StorageClass": "StorageClass.storage.k8s.io", "CSINode": "CSINode.storage.k8s.io",
+    "CSIDriver": "CSIDriver.storage.k8s.io",
 }
 
 
@@ -64,6 +69,8 @@ def kind_errors(obj: Any, opts: ValidationOptions) -> field.ErrorList:
         return validate_pdb(obj)
     if kind == "Service":
         return _validate_service(obj)
+    if kind in STORAGE_KINDS:
+        return storage_kind_errors(obj)
     # ReplicationController, ReplicaSet, StatefulSet: only their metadata is read
     return validate_object_meta(obj.metadata, kind in NAMESPACED_KINDS, name_is_dns_subdomain)
 
@@ -71,7 +78,7 @@ def kind_errors(obj: Any, opts: ValidationOptions) -> field.ErrorList:
 @ports("vendor/k8s.io/apimachinery/pkg/api/validation/objectmeta.go", "ValidateObjectMetaAccessor", 155, 194, repo=SCHEDULER_PLUGINS)
 def generic_meta_errors(obj: Any) -> field.ErrorList:
     """The generic registry's ValidateObjectMetaAccessor (BeforeCreate), after the kind's."""
-    namespaced = obj.kind in NAMESPACED_KINDS
+    namespaced = obj.kind in NAMESPACED
     meta = obj.metadata if namespaced else dataclasses.replace(obj.metadata, namespace="")
     return validate_object_meta(meta, namespaced, validate_path_segment_name)
 
@@ -79,7 +86,7 @@ def generic_meta_errors(obj: Any) -> field.ErrorList:
 def _refuse(obj: Any, errs: field.ErrorList) -> InvalidObjectError:
     meta = obj.metadata
     message = field.new_invalid_message(group_kind(obj.kind), meta.name, errs)
-    return InvalidObjectError("", object_label(obj.kind, meta.namespace, meta.name), obj.kind,
+    return InvalidObjectError("", label_of(obj.kind, meta.namespace, meta.name), obj.kind,
                               meta.name, meta.namespace, errs, message)
 
 

@@ -14,9 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...anchors import plumbing
+
+_PLUMBING = "registry and configuration of the project's own topology-aware GPU plugin; no upstream counterpart"
+
 DEFAULT_WEIGHT = 5
 
 
+@plumbing(_PLUMBING)
 def registry() -> dict[str, Any]:
     """Plugin name -> factory, for ``runtime.merge_registries``."""
     from . import gpu_topology
@@ -24,6 +29,7 @@ def registry() -> dict[str, Any]:
     return {gpu_topology.NAME: gpu_topology.new}
 
 
+@plumbing(_PLUMBING)
 def config_text(strategy: str = "Binpack", weight: int = DEFAULT_WEIGHT, bandwidth_weight: int = 50,
                 scheduler_name: str = "default-scheduler") -> str:
     """A KubeSchedulerConfiguration that adds GPUTopology to the default plugins (multiPoint)."""
@@ -45,6 +51,7 @@ profiles:
 """
 
 
+@plumbing(_PLUMBING)
 def scheduler_config(strategy: str = "Binpack", weight: int = DEFAULT_WEIGHT, bandwidth_weight: int = 50) -> Any:
     """:func:`config_text`, loaded (decoded, defaulted, validated) as the scheduler reads a file."""
     from ...config.loader import load_config_data
@@ -52,6 +59,7 @@ def scheduler_config(strategy: str = "Binpack", weight: int = DEFAULT_WEIGHT, ba
     return load_config_data(config_text(strategy, weight, bandwidth_weight))
 
 
+@plumbing(_PLUMBING)
 def full_registry() -> dict[str, Any]:
     """The in-tree registry with the course's GPU plugins merged in."""
     from ...framework.plugins.registry import new_in_tree_registry

@@ -34,6 +34,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ...anchors import plumbing
 from ...api.resource import pod_requests
 from ...api.types import Pod
 from ...framework.cycle_state import CycleState, StateNotFoundError
@@ -43,6 +44,8 @@ from ..catalog import TOPOLOGY_LABEL, TopologyCatalog
 from ..ledger import GPUS_ANNOTATION, GPULedger, LedgerConflict, format_gpus, parse_gpus
 from ..search import Choice, Constraint, best_subset, to_mask
 from ..topology import Topology
+
+_PLUMBING = "the project's own topology-aware GPU plugin; no upstream counterpart"
 
 NAME = "GPUTopology"
 
@@ -69,6 +72,7 @@ DEFAULT_BANDWIDTH_WEIGHT = 50
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class GPURequest:
     """PreFilter's reading of the pod: how many GPUs and what every pair must satisfy."""
 
@@ -79,6 +83,7 @@ class GPURequest:
         return f"GPURequest({self.count} GPUs {self.constraint})"
 
 
+@plumbing(_PLUMBING)
 def requested_gpus(pod: Pod) -> int:
     """The pod's ``nvidia.com/gpu`` request (0 without one); cheap for pods that ask for none."""
     if not any(GPU_RESOURCE in c.resources.requests for c in (*pod.spec.containers, *pod.spec.init_containers)):
@@ -87,6 +92,7 @@ def requested_gpus(pod: Pod) -> int:
     return int(q.value()) if q is not None else 0
 
 
+@plumbing(_PLUMBING)
 def read_request(pod: Pod) -> tuple[Optional[GPURequest], str]:
     """(the request, "") or (None, "") for a pod without GPUs, or (None, the reason it is invalid)."""
     ann = pod.metadata.annotations
@@ -116,6 +122,7 @@ def read_request(pod: Pod) -> tuple[Optional[GPURequest], str]:
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class NodeGPUs:
     """One node's GPUs as a cycle sees them: which are in use, by whom."""
 
@@ -132,6 +139,7 @@ class NodeGPUs:
         return len(self.topology.gpus) - len(self.in_use) - self.unplaced
 
 
+@plumbing(_PLUMBING)
 def gpus_in_use(node_info: NodeInfo, top: Topology, ledger: GPULedger) -> NodeGPUs:
     """Which GPUs the pods of ``node_info`` hold: from the ledger, else from their annotation.
 
@@ -159,6 +167,7 @@ def gpus_in_use(node_info: NodeInfo, top: Topology, ledger: GPULedger) -> NodeGP
     return NodeGPUs(top, in_use, unplaced)
 
 
+@plumbing(_PLUMBING)
 def mismatch_reason(req: GPURequest, free: bool) -> str:
     words = req.constraint.describe()
     what = f"{req.count} free GPUs" if free else f"{req.count} GPUs"
@@ -170,6 +179,7 @@ def mismatch_reason(req: GPURequest, free: bool) -> str:
 
 
 @dataclass
+@plumbing(_PLUMBING)
 class GPUTopologyArgs:
     scoring_strategy: str = BINPACK
     bandwidth_weight: int = DEFAULT_BANDWIDTH_WEIGHT
@@ -180,6 +190,7 @@ _ARG_FIELDS = {"scoringStrategy": "scoring_strategy", "bandwidthWeight": "bandwi
                "topologyDir": "topology_dir"}
 
 
+@plumbing(_PLUMBING)
 def args_from(raw: Any) -> GPUTopologyArgs:
     """The args from a profile's ``pluginConfig`` (a raw dict, as the config keeps out-of-tree args)."""
     if raw is None:
@@ -208,6 +219,7 @@ def args_from(raw: Any) -> GPUTopologyArgs:
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class NodeChoice:
     """PreScore's finding on one node: the best subset and the node's score."""
 
@@ -216,6 +228,7 @@ class NodeChoice:
     score: int
 
 
+@plumbing(_PLUMBING)
 class GPUTopology:
     def __init__(self, args: GPUTopologyArgs, handle: Any, catalog: Optional[TopologyCatalog] = None,
                  ledger: Optional[GPULedger] = None) -> None:
@@ -228,9 +241,11 @@ class GPUTopology:
         if client is not None and hasattr(client, "watch"):
             client.watch("Pod", self._on_pod_event)
 
+    @plumbing(_PLUMBING)
     def name(self) -> str:
         return NAME
 
+    @plumbing(_PLUMBING)
     def events_to_register(self) -> list[ClusterEventWithHint]:
         # A deleted pod frees GPUs; a new or relabelled node may bring a topology.
         return [ClusterEventWithHint(ClusterEvent(POD, ActionType.Delete)),
@@ -238,6 +253,7 @@ class GPUTopology:
 
     # PreFilter ----------------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def pre_filter(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
         req, invalid = read_request(pod)
         if invalid:
@@ -247,6 +263,7 @@ class GPUTopology:
         state.write(PRE_FILTER_STATE_KEY, req)
         return None, None
 
+    @plumbing(_PLUMBING)
     def pre_filter_extensions(self) -> None:
         return None  # Filter reads the NodeInfo's pods itself; nothing to update
 
@@ -258,6 +275,7 @@ class GPUTopology:
 
     # Filter --------------------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         try:
             req = self._request(state)
@@ -276,6 +294,7 @@ class GPUTopology:
 
     # PreScore and Score ------------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def pre_score(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
         try:
             req = state.read(PRE_FILTER_STATE_KEY)
@@ -305,6 +324,7 @@ class GPUTopology:
         packed = max(0, min(packed, total))
         return (w * bottleneck * total + (100 - w) * packed * best) // (best * total)
 
+    @plumbing(_PLUMBING)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         try:
             scored = state.read(PRE_SCORE_STATE_KEY)
@@ -313,11 +333,13 @@ class GPUTopology:
         found = scored.get(node_name)
         return (found.score if found is not None else 0), None
 
+    @plumbing(_PLUMBING)
     def score_extensions(self) -> None:
         return None
 
     # Reserve and Unreserve ------------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         try:
             req = state.read(PRE_FILTER_STATE_KEY)
@@ -346,6 +368,7 @@ class GPUTopology:
         self._record(pod.key, node_name, "reserve", choice.gpus)
         return None
 
+    @plumbing(_PLUMBING)
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         holding = self.ledger.release(pod.uid)
         if holding is not None:
@@ -353,6 +376,7 @@ class GPUTopology:
 
     # PreBind -------------------------------------------------------------------------------------
 
+    @plumbing(_PLUMBING)
     def pre_bind(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         gpus = self.ledger.gpus_of(pod.uid)
         if gpus is None:
@@ -400,6 +424,7 @@ class GPUTopology:
         recorder.record(GPUAllocationEvent(now, ctx.cycle if ctx is not None else 0, pod_key, node, kind, gpus))
 
 
+@plumbing(_PLUMBING)
 def new(args: Any, handle: Any) -> GPUTopology:
     return GPUTopology(args_from(args), handle)
 

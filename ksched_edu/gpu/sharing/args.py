@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
+
 # GpuDimExtMethod. For a pod <100 CPU, 100 GPU> and a node <3000 CPU, GPUs left 200, 500, 1000 x 6>:
 MERGE_GPU_DIM = "merge"  # all GPUs as one dimension: <3000, 6700>
 SEPARATE_GPU_DIM_AND_SHARE_OTHER_DIM = "share"  # one virtual node per shared GPU plus one for the free
@@ -40,12 +42,14 @@ NORM_METHODS = (NORM_BY_NODE, NORM_BY_POD, NORM_BY_MAX)
 
 
 @dataclass
+@ports("pkg/type/config.go", "GpuPluginCfg", 50, 55, repo=FGD_SIMULATOR)
 class GpuPluginArgs:
     dim_ext_method: str = SEPARATE_GPU_DIM_AND_SHARE_OTHER_DIM
     norm_method: str = NORM_BY_MAX
 
 
 @dataclass
+@ports("pkg/type/config.go", "OpenGpuSharePluginCfg", 57, 61, repo=FGD_SIMULATOR)
 class OpenGpuShareArgs(GpuPluginArgs):
     gpu_sel_method: str = SEL_BEST_FIT_GPU
 
@@ -53,6 +57,8 @@ class OpenGpuShareArgs(GpuPluginArgs):
 _CAMEL = {"dimExtMethod": "dim_ext_method", "normMethod": "norm_method", "gpuSelMethod": "gpu_sel_method"}
 
 
+@plumbing("reads a pluginConfig entry into the args dataclass (the simulator's plugins decode theirs with the "
+          "framework's DecodeInto)")
 def decode_args(raw: Any, cls: type) -> Any:
     """``raw`` (None, a dataclass, or a pluginConfig mapping) as ``cls``; ValueError on an unknown field."""
     if raw is None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...config.loader import load_config_data
 from ...config.types import KubeSchedulerConfiguration
 from .args import MERGE_GPU_DIM, NORM_BY_MAX, SEL_BEST_FIT_GPU, SEL_RANDOM_GPU, \
@@ -36,6 +37,7 @@ SCORE_PLUGINS_WITH_PRE_SCORE = ("RandomScore",)
 
 
 @dataclass(frozen=True)
+@plumbing("the settings of the paper's runs (experiments/run_scripts/expected_run_scripts_0511.sh)")
 class PolicySettings:
     gpu_sel_method: str = SEL_BEST_FIT_GPU
     dim_ext_method: str = SEPARATE_GPU_DIM_AND_SHARE_OTHER_DIM
@@ -53,6 +55,7 @@ POLICY_SETTINGS: dict[str, PolicySettings] = {
 }
 
 
+@ports("scripts/generate_config_and_run.py", "generate_scheduler_config", 232, 290, repo=FGD_SIMULATOR)
 def gpu_sel_method_of(policy: str, settings: PolicySettings) -> str:
     """Open-Gpu-Share's GPU selection: the policy's own when it has one and dims are not merged."""
     plugin = SCORE_POLICY_ABBR[policy]
@@ -61,6 +64,7 @@ def gpu_sel_method_of(policy: str, settings: PolicySettings) -> str:
     return settings.gpu_sel_method
 
 
+@ports("scripts/generate_config_and_run.py", "generate_scheduler_config", 232, 290, repo=FGD_SIMULATOR)
 def scheduler_config_text(policy: str, settings: PolicySettings | None = None) -> str:
     """The KubeSchedulerConfiguration (YAML) of an experiment with ``policy`` (e.g. "FGD")."""
     if policy not in SCORE_POLICY_ABBR:
@@ -107,6 +111,7 @@ profiles:
 """
 
 
+@plumbing("loads scheduler_config_text as kube-scheduler --config would")
 def scheduler_config(policy: str, settings: PolicySettings | None = None) -> KubeSchedulerConfiguration:
     """:func:`scheduler_config_text`, loaded as ``kube-scheduler --config`` would load it."""
     return load_config_data(scheduler_config_text(policy, settings), file=f"<{policy} configuration>")

@@ -29,6 +29,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence, TextIO
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...api.types import Node, Pod
 from ...framework.plugins.registry import new_in_tree_registry
 from ...framework.runtime import merge_registries
@@ -44,6 +45,8 @@ from .registry import SCORE_POLICY_ABBR, new_registry
 from .resource import TargetPodList
 from .utils import get_pod_resource
 
+_PLUMBING = "the experiment's bookkeeping and command-line plumbing around the ported simulator loop"
+
 DEFAULT_TUNE_RATIO = 1.3  # the workload asks for 130% of the cluster's GPUs
 CURVE_MAX = 130  # the allocation curve's last point (percent of GPU arrived)
 
@@ -56,6 +59,7 @@ ProgressFn = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
+@ports("pkg/simulator/analysis.go", "(*Simulator).ClusterGpuFragReport", 24, 75, repo=FGD_SIMULATOR)
 class AllocRow:
     """The cluster after one pod (the simulator's ``[Alloc]`` report line)."""
 
@@ -67,6 +71,7 @@ class AllocRow:
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class PodOutcome:
     """Where one pod went: its node and GPU ids, or None when it fit nowhere."""
 
@@ -79,6 +84,7 @@ class PodOutcome:
 
 
 @dataclass
+@plumbing(_PLUMBING)
 class ExperimentResult:
     policy: str
     seed: int
@@ -89,12 +95,15 @@ class ExperimentResult:
     outcomes: list[PodOutcome] = field(default_factory=list)
     workload: str = ""
 
+    @plumbing(_PLUMBING)
     def failed(self) -> list[PodOutcome]:
         return [o for o in self.outcomes if o.node is None]
 
+    @plumbing(_PLUMBING)
     def curve(self) -> dict[int, float]:
         return allocation_curve(self.rows, self.total_gpus)
 
+    @plumbing(_PLUMBING)
     def on_node(self, node: str) -> list[PodOutcome]:
         """The pods placed on ``node``, in the order they arrived."""
         return [o for o in self.outcomes if o.node == node]
@@ -103,6 +112,7 @@ class ExperimentResult:
 # --- the workload ----------------------------------------------------------------------------
 
 
+@ports("pkg/simulator/simulator.go", "(*Simulator).SortClusterPods", 843, 879, repo=FGD_SIMULATOR)
 def sort_cluster_pods(pods: list[Pod], rng: random.Random, shuffle: bool = True) -> None:
     """Upstream SortClusterPods with ``shufflePod: true``: sort by name, then shuffle (in place)."""
     pods.sort(key=lambda p: p.metadata.name)
@@ -110,6 +120,7 @@ def sort_cluster_pods(pods: list[Pod], rng: random.Random, shuffle: bool = True)
         rng.shuffle(pods)
 
 
+@ports("pkg/simulator/simulator.go", "(*Simulator).TunePodsByNodeTotalResource", 1067, 1139, repo=FGD_SIMULATOR)
 def tune_pods_by_node_total_resource(pods: list[Pod], workload_pods: Sequence[Pod], ratio: float,
                                      node_total_milli_gpu: int, rng: random.Random) -> list[Pod]:
     """Drop or add pods until they ask for ``ratio`` times the cluster's GPU (upstream tuneDown/tuneUp).
@@ -139,6 +150,7 @@ def tune_pods_by_node_total_resource(pods: list[Pod], workload_pods: Sequence[Po
     return pods
 
 
+@plumbing("a deep copy of a pod under another name, for the pods tuning adds")
 def renamed(pod: Pod, name: str) -> Pod:
     out = copy.deepcopy(pod)
     out.metadata.name = name
@@ -146,6 +158,7 @@ def renamed(pod: Pod, name: str) -> Pod:
     return out
 
 
+@ports("pkg/simulator/analysis.go", "(*Simulator).SetTypicalPods", 217, 223, repo=FGD_SIMULATOR)
 def typical_pods_of(workload_pods: Sequence[Pod], config: Optional[TypicalPodsConfig] = None) -> TargetPodList:
     """Upstream SetTypicalPods: the typical pods of the original workload (sorted by name)."""
     ordered = sorted(workload_pods, key=lambda p: p.metadata.name)
@@ -155,6 +168,7 @@ def typical_pods_of(workload_pods: Sequence[Pod], config: Optional[TypicalPodsCo
 # --- one experiment --------------------------------------------------------------------------
 
 
+@plumbing("makes select_host keep its first candidate, as the simulator's tie-break by node name does")
 class FirstAmongEquals:
     """A stand-in for the scheduler's random source that makes ``select_host`` keep its first candidate.
 
@@ -166,6 +180,7 @@ class FirstAmongEquals:
     So creating the nodes in a random order and answering 1 reproduces the fork.
     """
 
+    @plumbing("makes select_host keep its first candidate, as the simulator's tie-break by node name does")
     def randrange(self, n: int) -> int:
         return 1 if n > 1 else 0
 
@@ -186,6 +201,7 @@ class _ClusterAlloc:
             self.used_gpus += self.gpus[node_name]
 
 
+@plumbing("builds the project's scheduler with the policy's configuration and the GPU-sharing registry")
 def new_scheduler(nodes: Sequence[Node], policy: str, seed: int, typical_pods: TargetPodList, *,
                   recorder: Recorder = NULL_RECORDER) -> tuple[Scheduler, APIServer, SharingContext]:
     """A scheduler with the policy's configuration and the GPU-sharing plugins, and the nodes in that order."""
@@ -201,6 +217,7 @@ def new_scheduler(nodes: Sequence[Node], policy: str, seed: int, typical_pods: T
     return sched, api, ctx
 
 
+@ports("pkg/simulator/simulator.go", "(*Simulator).SchedulePods", 312, 344, repo=FGD_SIMULATOR)
 def run_experiment(nodes: Sequence[Node], pods: Sequence[Pod], policy: str, seed: int, *,
                    tune: float = DEFAULT_TUNE_RATIO, typical: Optional[TypicalPodsConfig] = None,
                    recorder: Recorder = NULL_RECORDER, progress: Optional[ProgressFn] = None,
@@ -242,6 +259,7 @@ def run_experiment(nodes: Sequence[Node], pods: Sequence[Pod], policy: str, seed
     return result
 
 
+@ports("pkg/simulator/simulator.go", "(*Simulator).assumePod", 301, 310, repo=FGD_SIMULATOR)
 def schedule_pod(sched: Scheduler, api: APIServer, pod: Pod) -> Optional[str]:
     """Create the pod, run its scheduling and binding cycles; its node, or None (and delete it) when none fit.
 
@@ -261,6 +279,8 @@ def schedule_pod(sched: Scheduler, api: APIServer, pod: Pod) -> Optional[str]:
 # --- the allocation curve ----------------------------------------------------------------------
 
 
+@plumbing("the allocation curve of experiments/analysis/merge_alloc_discrete.py, computed in that script's "
+          "top-level code (no function to anchor)")
 def allocation_curve(rows: Sequence[AllocRow], total_gpus: int, last: int = CURVE_MAX) -> dict[int, float]:
     """GPU allocation (%) at each whole percent of GPU arrived, as merge_alloc_discrete.py computes it.
 
@@ -286,6 +306,7 @@ def allocation_curve(rows: Sequence[AllocRow], total_gpus: int, last: int = CURV
 CURVE_HEADER = ["workload", "sc_policy", "tune", "seed", "total_gpus"] + [str(a) for a in range(CURVE_MAX + 1)]
 
 
+@plumbing("a row of analysis_allo_discrete.csv, which merge_alloc_discrete.py writes from its top-level code")
 def curve_row(result: ExperimentResult) -> list[str]:
     """One line of ``analysis_allo_discrete.csv`` for this experiment."""
     curve = result.curve()
@@ -293,6 +314,7 @@ def curve_row(result: ExperimentResult) -> list[str]:
             str(result.total_gpus)] + [f"{curve[a]:g}" if a in curve else "" for a in range(CURVE_MAX + 1)]
 
 
+@plumbing("writes analysis_allo_discrete.csv, as merge_alloc_discrete.py does from its top-level code")
 def write_curve_csv(results: Sequence[ExperimentResult], path: str) -> None:
     """Write the allocation curves in the reference's ``analysis_allo_discrete.csv`` layout."""
     import csv
@@ -307,6 +329,7 @@ def write_curve_csv(results: Sequence[ExperimentResult], path: str) -> None:
 # --- from files, for the command line --------------------------------------------------------------
 
 
+@plumbing(_PLUMBING)
 class ProgressBar:
     """A one-line progress bar on a stream (stderr): pods scheduled out of all pods."""
 
@@ -325,6 +348,7 @@ class ProgressBar:
                 print(file=self.stream, flush=True)
 
 
+@plumbing(_PLUMBING)
 def run_files(nodes_csv: str, pods_csv: str, policy: str, seed: int, *, tune: float = DEFAULT_TUNE_RATIO,
               progress: Optional[ProgressFn] = None) -> ExperimentResult:
     """:func:`run_experiment` on an openb node list and pod list (OpenbError names a bad cell)."""
@@ -336,6 +360,7 @@ def run_files(nodes_csv: str, pods_csv: str, policy: str, seed: int, *, tune: fl
     return run_experiment(nodes, pods, policy, seed, tune=tune, progress=progress, workload=Path(pods_csv).stem)
 
 
+@plumbing(_PLUMBING)
 def summary(result: ExperimentResult) -> str:
     """A few lines on an experiment: pods, failures, allocation at 100% and at the last point."""
     curve = result.curve()

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from functools import cmp_to_key
 from typing import Iterable, Optional
 
+from ...anchors import FGD_SIMULATOR, ports
 from .gpushare_utils import MILLI
 from .resource import (DEFAULT_TYPICAL_POD_INCREASE_STEP, DEFAULT_TYPICAL_POD_POPULARITY_THRESHOLD,
                        NodeResource, NodeResourceFlat, PodResource, TargetPod, TargetPodList)
@@ -44,12 +45,14 @@ GPU_NUM_TYPE_LIST = ["PureCpu", "ShareGpu", "OneGpu", "TwoGpu", "FourGpu", "Eigh
 
 
 @dataclass
+@ports("pkg/utils/frag.go", "FragAmount", 43, 46, repo=FGD_SIMULATOR)
 class FragAmount:
     """Milli GPU of one node (or the cluster) by frag type, in FRAG_RATIO_DATA_MAP order."""
 
     node_name: str
     data: list[float] = field(default_factory=lambda: [0.0] * len(FRAG_RATIO_DATA_MAP))
 
+    @ports("pkg/utils/frag.go", "(FragAmount).AddByFragType", 86, 96, repo=FGD_SIMULATOR)
     def add_by_frag_type(self, frag_type: str, amount: float) -> None:
         if amount < 0:
             raise ValueError("bad freq")
@@ -57,15 +60,18 @@ class FragAmount:
             raise ValueError("bad fragType")
         self.data[FRAG_RATIO_DATA_MAP[frag_type]] += amount
 
+    @ports("pkg/utils/frag.go", "(FragAmount).AddGamma", 66, 80, repo=FGD_SIMULATOR)
     def add_gamma(self, other: "FragAmount", gamma: float) -> None:
         if len(self.data) != len(other.data):
             raise ValueError(f"this ({len(self.data)}) does not match the other ({len(other.data)})")
         for i, v in enumerate(other.data):
             self.data[i] += gamma * v
 
+    @ports("pkg/utils/frag.go", "(FragAmount).AddFragAmount", 82, 84, repo=FGD_SIMULATOR)
     def add_frag_amount(self, other: "FragAmount") -> None:
         self.add_gamma(other, 1.0)
 
+    @ports("pkg/utils/frag.go", "(FragAmount).FragAmountSumExceptQ3", 507, 514, repo=FGD_SIMULATOR)
     def frag_amount_sum_except_q3(self) -> float:
         """The fragmentation amount: idle milli GPU the typical pods cannot use."""
         out = 0.0
@@ -74,14 +80,17 @@ class FragAmount:
                 out += self.data[i]
         return out
 
+    @ports("pkg/utils/frag.go", "(FragAmount).FragAmountSumQ1Q2Q4", 516, 521, repo=FGD_SIMULATOR)
     def frag_amount_sum_q1_q2_q4(self) -> float:
         return (self.data[FRAG_RATIO_DATA_MAP[Q1_LACK_BOTH]] + self.data[FRAG_RATIO_DATA_MAP[Q2_LACK_GPU]]
                 + self.data[FRAG_RATIO_DATA_MAP[Q4_LACK_CPU]])
 
+    @ports("pkg/utils/frag.go", "(FragAmount).Repr", 110, 121, repo=FGD_SIMULATOR)
     def repr(self) -> str:
         return f"{self.node_name}: [" + ", ".join(f"{v:6.1f}" for v in self.data) + "]"
 
 
+@ports("pkg/utils/frag.go", "CanNodeHostPodOnGpuMemory", 543, 554, repo=FGD_SIMULATOR)
 def can_node_host_pod_on_gpu_memory(node_res: NodeResource, pod_res: PodResource) -> bool:
     """Whether ``gpu_number`` of the node's GPUs each have ``milli_gpu`` left."""
     need = pod_res.gpu_number
@@ -93,6 +102,7 @@ def can_node_host_pod_on_gpu_memory(node_res: NodeResource, pod_res: PodResource
     return False
 
 
+@ports("pkg/utils/frag.go", "GetNodePodFrag", 556, 582, repo=FGD_SIMULATOR)
 def get_node_pod_frag(node_res: NodeResource, pod_res: PodResource) -> str:
     """Which of the seven cases the (node, pod) pair is in."""
     if pod_res.milli_gpu == 0:
@@ -105,15 +115,18 @@ def get_node_pod_frag(node_res: NodeResource, pod_res: PodResource) -> str:
     return Q2_LACK_GPU if cpu_ok else Q1_LACK_BOTH
 
 
+@ports("pkg/utils/frag.go", "GetGpuMilliLeftTotal", 203, 208, repo=FGD_SIMULATOR)
 def get_gpu_milli_left_total(node_res: NodeResource) -> int:
     return sum(node_res.milli_gpu_left_list)
 
 
+@ports("pkg/utils/frag.go", "GetGpuFragMilliByNodeResAndPodRes", 184, 192, repo=FGD_SIMULATOR)
 def get_gpu_frag_milli_by_node_res_and_pod_res(node_res: NodeResource, pod_res: PodResource) -> int:
     """Milli GPU left on the GPUs that have less left than the pod asks per GPU."""
     return sum(left for left in node_res.milli_gpu_left_list if left < pod_res.milli_gpu)
 
 
+@ports("pkg/utils/frag.go", "NodeGpuShareFragAmount", 147, 167, repo=FGD_SIMULATOR)
 def node_gpu_share_frag_amount(node_res: NodeResource, typical_pods: TargetPodList) -> FragAmount:
     """The node's idle milli GPU by frag type, each typical pod weighted by its frequency."""
     amount = FragAmount(node_res.node_name)
@@ -132,6 +145,7 @@ def node_gpu_share_frag_amount(node_res: NodeResource, typical_pods: TargetPodLi
     return amount
 
 
+@ports("pkg/utils/frag.go", "NodeGpuShareFragAmountScore", 179, 182, repo=FGD_SIMULATOR)
 def node_gpu_share_frag_amount_score(node_res: NodeResource, typical_pods: TargetPodList,
                                      memo: Optional[dict[NodeResourceFlat, float]] = None) -> float:
     """The node's fragmentation amount (milli GPU): what FGD tries to keep from growing."""
@@ -149,6 +163,7 @@ def node_gpu_share_frag_amount_score(node_res: NodeResource, typical_pods: Targe
 
 
 @dataclass
+@ports("pkg/api/v1alpha1/types.go", "TypicalPodsConfig", 55, 60, repo=FGD_SIMULATOR)
 class TypicalPodsConfig:
     """v1alpha1.TypicalPodsConfig, with the values ``generate_config_and_run.py`` passes by default."""
 
@@ -164,6 +179,7 @@ def _target_pod_less(a: TargetPod, b: TargetPod) -> bool:
     return a.target_pod_resource.less(b.target_pod_resource)
 
 
+@ports("pkg/utils/frag.go", "SortTargetPodInDecreasingCount", 532, 541, repo=FGD_SIMULATOR)
 def sort_target_pod_in_decreasing_count(counts: dict[PodResource, float]) -> TargetPodList:
     """(request, count) pairs, most frequent first; ties by the larger request first."""
     pods = [TargetPod(k, v) for k, v in counts.items()]
@@ -178,6 +194,7 @@ def sort_target_pod_in_decreasing_count(counts: dict[PodResource, float]) -> Tar
     return sorted(pods, key=cmp_to_key(cmp))
 
 
+@ports("pkg/utils/frag.go", "GetTypicalPods", 381, 476, repo=FGD_SIMULATOR)
 def gpu_num_type(pod_res: PodResource) -> str:
     """The class of a request in GPU_NUM_TYPE_LIST."""
     n = pod_res.gpu_number
@@ -188,6 +205,7 @@ def gpu_num_type(pod_res: PodResource) -> str:
     return {2: GPU_NUM_TYPE_LIST[3], 4: GPU_NUM_TYPE_LIST[4], 8: GPU_NUM_TYPE_LIST[5]}.get(n, GPU_NUM_TYPE_LIST[6])
 
 
+@ports("pkg/utils/frag.go", "GetTypicalPods", 381, 476, repo=FGD_SIMULATOR)
 def get_typical_pods(all_pods: Iterable[PodResource], config: Optional[TypicalPodsConfig] = None) -> TargetPodList:
     """The most frequent requests of the workload, covering ``pod_popularity_threshold`` percent of it.
 
@@ -228,6 +246,7 @@ def get_typical_pods(all_pods: Iterable[PodResource], config: Optional[TypicalPo
     return out
 
 
+@ports("pkg/utils/utils.go", "PodListRatioSum", 1341, 1346, repo=FGD_SIMULATOR)
 def pod_list_ratio_sum(pods: TargetPodList) -> float:
     return sum(p.percentage for p in pods)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
+from ...anchors import FGD_SIMULATOR, ports
 from ...api.quantity import QuantityError, parse_quantity
 from ...api.types import Node, Pod
 
@@ -50,19 +51,23 @@ def _capacity_value(node: Node, name: str) -> int:
     return q.value() if q is not None else 0
 
 
+@ports("pkg/type/open-gpu-share/utils/node.go", "IsGpuSharingNode", 6, 8, repo=FGD_SIMULATOR)
 def is_gpu_sharing_node(node: Node) -> bool:
     return get_gpu_milli_of_node(node) > 0
 
 
+@ports("pkg/type/open-gpu-share/utils/node.go", "GetGpuMilliOfNode", 11, 16, repo=FGD_SIMULATOR)
 def get_gpu_milli_of_node(node: Node) -> int:
     """The node's GPU in milli (0 to 8000 in the trace)."""
     return _capacity_value(node, RESOURCE_NAME)
 
 
+@ports("pkg/type/open-gpu-share/utils/node.go", "GetGpuCountOfNode", 19, 24, repo=FGD_SIMULATOR)
 def get_gpu_count_of_node(node: Node) -> int:
     return _capacity_value(node, COUNT_NAME)
 
 
+@ports("pkg/type/open-gpu-share/utils/node.go", "GetGpuModelOfNode", 27, 32, repo=FGD_SIMULATOR)
 def get_gpu_model_of_node(node: Node) -> str:
     return node.metadata.labels.get(MODEL_NAME, "")
 
@@ -70,11 +75,13 @@ def get_gpu_model_of_node(node: Node) -> str:
 # --- pods --------------------------------------------------------------------------------
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuIdFromAnnotation", 41, 48, repo=FGD_SIMULATOR)
 def get_gpu_id_from_annotation(pod: Pod) -> str:
     """The GPU ids written on a pod: "1", or "0-1-2-3" for a multi-GPU pod ("" when none)."""
     return pod.metadata.annotations.get(DEVICE_INDEX, "")
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GpuIdStrToIntList", 129, 142, repo=FGD_SIMULATOR)
 def gpu_id_str_to_int_list(gpu_id: str) -> list[int]:
     """``"2-3-4"`` -> ``[2, 3, 4]``; raises ValueError on a part that is not a number."""
     if not gpu_id:
@@ -87,6 +94,7 @@ def gpu_id_str_to_int_list(gpu_id: str) -> list[int]:
     return out
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuMilliFromPodAnnotation", 57, 67, repo=FGD_SIMULATOR)
 def get_gpu_milli_from_pod_annotation(pod: Pod) -> int:
     """The pod's milli GPU per GPU (0 to 1000); 0 when absent or not a quantity."""
     value = pod.metadata.annotations.get(RESOURCE_NAME)
@@ -98,11 +106,13 @@ def get_gpu_milli_from_pod_annotation(pod: Pod) -> int:
         return 0
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuModelFromPodAnnotation", 69, 76, repo=FGD_SIMULATOR)
 def get_gpu_model_from_pod_annotation(pod: Pod) -> str:
     """The GPU models the pod accepts, ``|``-separated ("" means any)."""
     return pod.metadata.annotations.get(MODEL_NAME, "")
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuCountFromPodAnnotation", 79, 89, repo=FGD_SIMULATOR)
 def get_gpu_count_from_pod_annotation(pod: Pod) -> int:
     """The pod's GPU count; 0 when absent, not a number, or negative."""
     value = pod.metadata.annotations.get(COUNT_NAME)
@@ -112,6 +122,7 @@ def get_gpu_count_from_pod_annotation(pod: Pod) -> int:
     return n if n >= 0 else 0
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuAffinityFromPodAnnotation", 92, 104, repo=FGD_SIMULATOR)
 def gpu_affinity(gpu_count: int, gpu_milli: int) -> str:
     """The GPU affinity tag of a request: no-gpu, share-gpu, or "<n>-gpu" for whole GPUs."""
     if gpu_count == 0:
@@ -124,14 +135,17 @@ def gpu_affinity(gpu_count: int, gpu_milli: int) -> str:
     raise ValueError(f"unknown gpu affinity, gpu count = {gpu_count}, gpu milli = {gpu_milli}")
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GetGpuAffinityFromPodAnnotation", 92, 104, repo=FGD_SIMULATOR)
 def get_gpu_affinity_from_pod_annotation(pod: Pod) -> str:
     return gpu_affinity(get_gpu_count_from_pod_annotation(pod), get_gpu_milli_from_pod_annotation(pod))
 
 
+@ports("pkg/type/open-gpu-share/utils/pod.go", "GeneratePodKey", 168, 170, repo=FGD_SIMULATOR)
 def generate_pod_key(pod: Pod) -> str:
     return pod.metadata.namespace + POD_NS_NAME_SEP + pod.metadata.name
 
 
+@ports("data/pod_csv_to_yaml.py", "output_pod", 79, 132, repo=FGD_SIMULATOR)
 def gpu_annotations(gpu_count: int, gpu_milli: int, gpu_spec: Optional[str] = "") -> dict[str, str]:
     """The annotations a pod carries for a GPU request (none for a CPU-only pod).
 

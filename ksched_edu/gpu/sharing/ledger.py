@@ -21,16 +21,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...api.types import Node
 from .gpushare_utils import (DEV_ID_SEP, MILLI, get_gpu_count_of_node, get_gpu_milli_of_node, get_gpu_model_of_node,
                              gpu_id_str_to_int_list)
 
 
+@plumbing("the ledger's refusal of a write that would break it; the simulator trusts its callers")
 class LedgerError(ValueError):
     """A write that would break the ledger: more than a whole GPU, an unknown GPU id."""
 
 
 @dataclass
+@ports("pkg/type/open-gpu-share/cache/deviceinfo.go", "DeviceInfo", 13, 18, repo=FGD_SIMULATOR)
 class DeviceInfo:
     """One GPU: the pods on it (uid -> (pod key, milli GPU they hold here))."""
 
@@ -39,9 +42,11 @@ class DeviceInfo:
     pods: dict[str, tuple[str, int]] = field(default_factory=dict)
     used_milli: int = 0
 
+    @ports("pkg/type/open-gpu-share/cache/deviceinfo.go", "(*DeviceInfo).GetUsedGpuMilli", 37, 58, repo=FGD_SIMULATOR)
     def get_used_gpu_milli(self) -> int:
         return self.used_milli
 
+    @ports("pkg/type/open-gpu-share/cache/deviceinfo.go", "(*DeviceInfo).addPod", 60, 66, repo=FGD_SIMULATOR)
     def add_pod(self, uid: str, key: str, milli: int) -> None:
         old = self.pods.get(uid, ("", 0))[1]
         if self.used_milli - old + milli > MILLI:
@@ -50,12 +55,14 @@ class DeviceInfo:
         self.pods[uid] = (key, milli)
         self.used_milli += milli - old
 
+    @ports("pkg/type/open-gpu-share/cache/deviceinfo.go", "(*DeviceInfo).removePod", 68, 74, repo=FGD_SIMULATOR)
     def remove_pod(self, uid: str) -> None:
         _, milli = self.pods.pop(uid, ("", 0))
         self.used_milli -= milli
 
 
 @dataclass
+@ports("pkg/type/open-gpu-share/cache/deviceinfo.go", "DeviceInfoBrief", 76, 81, repo=FGD_SIMULATOR)
 class DeviceInfoBrief:
     idx: int
     model: str
@@ -64,6 +71,7 @@ class DeviceInfoBrief:
 
 
 @dataclass
+@ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "GpuNodeInfoStr", 223, 229, repo=FGD_SIMULATOR)
 class GpuNodeInfoStr:
     """What the simulator writes on the node (annotation ``simon/node-gpu-share``)."""
 
@@ -74,6 +82,7 @@ class GpuNodeInfoStr:
     num_pods: int
 
 
+@ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "GpuNodeInfo", 19, 26, repo=FGD_SIMULATOR)
 class GpuNodeInfo:
     """A node's GPUs and the pods on them."""
 
@@ -87,16 +96,20 @@ class GpuNodeInfo:
         self.affinity: Counter[str] = Counter()  # GPU affinity tag -> pods on the node with it
         self.version = 0  # bumped on every change, so callers can cache what they derive
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).GetDevs", 72, 78, repo=FGD_SIMULATOR)
     def get_devs(self) -> list[DeviceInfo]:
         return list(self.devs)
 
+    @plumbing("the milli GPU left on each GPU, read off the ledger's running sums")
     def milli_gpu_left_list(self) -> list[int]:
         return [MILLI - d.used_milli for d in self.devs]
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).getIdleGpus", 203, 211, repo=FGD_SIMULATOR)
     def get_idle_gpus(self) -> dict[int, int]:
         """GPU id -> milli GPU left."""
         return {d.idx: MILLI - d.used_milli for d in self.devs}
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).AllocateGpuId", 132, 200, repo=FGD_SIMULATOR)
     def allocate_gpu_id(self, req_gpu_num: int, req_gpu_milli: int, preset_id: str = "") -> tuple[str, bool]:
         """open-gpu-share's GPU choice: ``("2", True)``, ``("0-1", True)``, or ``("", False)``."""
         if req_gpu_milli <= 0 or req_gpu_num <= 0 or not self.devs:
@@ -133,6 +146,8 @@ class GpuNodeInfo:
             return DEV_ID_SEP.join(str(i) for i in chosen), True
         return "", False
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).addOrUpdatePod", 111, 129,
+           repo=FGD_SIMULATOR)
     def add_or_update_pod(self, uid: str, key: str, gpu_ids: list[int], milli: int, affinity: str) -> bool:
         """Write a pod on its GPUs (all or nothing); False when it names no GPU of this node."""
         if not gpu_ids or any(i < 0 or i >= len(self.devs) for i in gpu_ids):
@@ -151,6 +166,7 @@ class GpuNodeInfo:
         self.version += 1
         return True
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).removePod", 93, 108, repo=FGD_SIMULATOR)
     def remove_pod(self, uid: str) -> bool:
         entry = self.pod_gpus.pop(uid, None)
         if entry is None:
@@ -164,6 +180,8 @@ class GpuNodeInfo:
         self.version += 1
         return True
 
+    @ports("pkg/type/open-gpu-share/cache/gpunodeinfo.go", "(*GpuNodeInfo).ExportGpuNodeInfoAsStr", 231, 242,
+           repo=FGD_SIMULATOR)
     def export_gpu_node_info_as_str(self) -> GpuNodeInfoStr:
         briefs = {d.idx: DeviceInfoBrief(d.idx, d.model, sorted(k for k, _ in d.pods.values()), d.used_milli)
                   for d in self.devs}
@@ -171,6 +189,7 @@ class GpuNodeInfo:
                               sum(len(b.pod_list) for b in briefs.values()))
 
 
+@ports("pkg/type/open-gpu-share/cache/cache.go", "SchedulerCache", 13, 18, repo=FGD_SIMULATOR)
 class GpuLedger:
     """Every node's GPUs (upstream SchedulerCache of open-gpu-share)."""
 
@@ -179,6 +198,7 @@ class GpuLedger:
         self.known_pods: dict[str, str] = {}  # uid -> node name
         self.used_gpu_milli = 0  # over the whole cluster
 
+    @ports("pkg/type/open-gpu-share/cache/cache.go", "(*SchedulerCache).GetGpuNodeInfo", 113, 128, repo=FGD_SIMULATOR)
     def get_gpu_node_info(self, node: Node) -> GpuNodeInfo:
         """The node's entry, made on first use."""
         info = self.nodes.get(node.metadata.name)
@@ -187,9 +207,11 @@ class GpuLedger:
             self.nodes[info.name] = info
         return info
 
+    @ports("pkg/type/open-gpu-share/cache/cache.go", "(*SchedulerCache).KnownPod", 74, 80, repo=FGD_SIMULATOR)
     def known_pod(self, uid: str) -> bool:
         return uid in self.known_pods
 
+    @ports("pkg/type/open-gpu-share/cache/cache.go", "(*SchedulerCache).AddOrUpdatePod", 82, 97, repo=FGD_SIMULATOR)
     def add_or_update_pod(self, uid: str, key: str, node: Node, gpu_id: str, milli: int, affinity: str) -> bool:
         """Record that pod ``uid`` holds ``milli`` on each GPU of ``gpu_id`` ("1" or "0-1-2") on ``node``."""
         try:
@@ -208,6 +230,7 @@ class GpuLedger:
         self.used_gpu_milli += milli * len(gpu_ids)
         return True
 
+    @ports("pkg/type/open-gpu-share/cache/cache.go", "(*SchedulerCache).RemovePod", 100, 110, repo=FGD_SIMULATOR)
     def remove_pod(self, uid: str) -> Optional[str]:
         """Forget a pod; the name of the node it was on (None when unknown)."""
         node_name = self.known_pods.pop(uid, None)
@@ -220,6 +243,7 @@ class GpuLedger:
         info.remove_pod(uid)
         return node_name
 
+    @plumbing("the GPU ids the ledger holds for a pod (the simulator writes them on the pod as an annotation)")
     def pod_gpu_ids(self, uid: str) -> str:
         """The GPU ids a pod holds, as written on it ("" when it holds none)."""
         node_name = self.known_pods.get(uid)

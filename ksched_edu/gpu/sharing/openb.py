@@ -28,9 +28,12 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Iterator, Optional, Sequence, Union
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...api.quantity import parse_quantity
 from ...api.types import Container, Node, NodeStatus, ObjectMeta, Pod, PodSpec, ResourceRequirements
 from .gpushare_utils import COUNT_NAME, MILLI, MODEL_NAME, RESOURCE_NAME, gpu_annotations
+
+_PLUMBING = "reads, writes or generates the openb trace's CSV files; the simulator ships YAML made from them"
 
 NAMESPACE = "openb"
 SCHEDULER_NAME = "default-scheduler"
@@ -45,6 +48,7 @@ POD_REQUIRED = ("name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli")
 PathLike = Union[str, os.PathLike]
 
 
+@plumbing(_PLUMBING)
 class OpenbError(ValueError):
     """A CSV cell (or header) that cannot be read; ``str()`` names the file, row and column."""
 
@@ -55,6 +59,7 @@ class OpenbError(ValueError):
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class NodeRow:
     sn: str
     cpu_milli: int
@@ -64,6 +69,7 @@ class NodeRow:
 
 
 @dataclass(frozen=True)
+@plumbing(_PLUMBING)
 class PodRow:
     name: str
     cpu_milli: int
@@ -141,6 +147,7 @@ def _text(text: Optional[str]) -> str:
     return "" if text.lower() == "nan" else text
 
 
+@plumbing(_PLUMBING)
 def read_node_csv(path: PathLike) -> list[NodeRow]:
     """The node list; OpenbError names the file, row and column of the first bad cell."""
     file = os.fspath(path)
@@ -159,6 +166,7 @@ def read_node_csv(path: PathLike) -> list[NodeRow]:
     return out
 
 
+@plumbing(_PLUMBING)
 def read_pod_csv(path: PathLike) -> list[PodRow]:
     """The pod list; OpenbError names the file, row and column of the first bad cell."""
     file = os.fspath(path)
@@ -185,6 +193,7 @@ def read_pod_csv(path: PathLike) -> list[PodRow]:
 # --- objects -------------------------------------------------------------------------------
 
 
+@plumbing(_PLUMBING)
 def node_from_row(row: NodeRow) -> Node:
     """The Node of a node-list row."""
     resources = {"cpu": parse_quantity(f"{row.cpu_milli}m"), "memory": parse_quantity(f"{row.memory_mib}Mi"),
@@ -199,6 +208,7 @@ def node_from_row(row: NodeRow) -> Node:
     return Node(meta, status=NodeStatus(capacity=dict(resources), allocatable=dict(resources)))
 
 
+@ports("data/pod_csv_to_yaml.py", "output_pod", 79, 132, repo=FGD_SIMULATOR)
 def pod_from_row(row: PodRow, name: Optional[str] = None) -> Pod:
     """The Pod of a pod-list row (``name`` overrides the row's, for copies of a row)."""
     name = name or row.name
@@ -210,10 +220,12 @@ def pod_from_row(row: PodRow, name: Optional[str] = None) -> Pod:
     return Pod(meta, PodSpec(containers=[container], scheduler_name=SCHEDULER_NAME, priority=0))
 
 
+@plumbing(_PLUMBING)
 def load_nodes(path: PathLike) -> list[Node]:
     return [node_from_row(r) for r in read_node_csv(path)]
 
 
+@plumbing(_PLUMBING)
 def load_pods(path: PathLike) -> list[Pod]:
     return [pod_from_row(r) for r in read_pod_csv(path)]
 
@@ -225,6 +237,7 @@ def _cell(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+@plumbing(_PLUMBING)
 def write_node_csv(rows: Sequence[NodeRow], path: PathLike) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -233,6 +246,7 @@ def write_node_csv(rows: Sequence[NodeRow], path: PathLike) -> None:
             w.writerow([_cell(getattr(r, c.name)) for c in fields(NodeRow)])
 
 
+@plumbing(_PLUMBING)
 def write_pod_csv(rows: Sequence[PodRow], path: PathLike) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
@@ -273,6 +287,7 @@ POD_SHAPES: list[tuple[float, int, int, int, int]] = [
 QOS_CLASSES = ("LS", "BE", "Burstable")
 
 
+@plumbing(_PLUMBING)
 def generate_trace(seed: int, num_nodes: int = 100, *, load: float = 0.98, cpu_nodes: float = 0.0
                    ) -> tuple[list[NodeRow], list[PodRow]]:
     """A node list and a pod list shaped like openb's, from ``seed``.
@@ -301,6 +316,7 @@ def generate_trace(seed: int, num_nodes: int = 100, *, load: float = 0.98, cpu_n
     return nodes, pods
 
 
+@plumbing(_PLUMBING)
 def write_generated_trace(seed: int, out_dir: PathLike, num_nodes: int = 100) -> tuple[Path, Path]:
     """Write :func:`generate_trace` as ``nodes.csv`` and ``pods.csv`` in ``out_dir``."""
     out = Path(out_dir)

@@ -12,6 +12,7 @@ import importlib
 import random
 from typing import Any, Optional
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...framework.runtime import Registry
 from .plugins.plugin_utils import SharingContext
 from .resource import TargetPodList
@@ -38,6 +39,7 @@ SCORE_POLICY_ABBR: dict[str, str] = {
 }
 
 
+@ports("pkg/simulator/simulator.go", "New", 88, 177, repo=FGD_SIMULATOR)
 def new_registry(typical_pods: Optional[TargetPodList] = None, *, seed: int = 0,
                  ctx: Optional[SharingContext] = None) -> Registry:
     """The GPU-sharing plugins' factories, sharing one context (made here unless given)."""
@@ -58,6 +60,7 @@ def _bind(factory: Any, ctx: SharingContext) -> Any:
     return new
 
 
+@plumbing("reads the shared context back from a registry made by new_registry")
 def sharing_context(registry: Registry) -> SharingContext:
     """The context the factories of a registry made by :func:`new_registry` share."""
     for factory in registry.values():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...anchors import FGD_SIMULATOR, plumbing, ports
 from ...api.resource import get_nonzero_requests
 from ...api.types import Pod
 from ...framework.types import NodeInfo
@@ -28,10 +29,12 @@ from .ledger import GpuLedger
 from .resource import NodeResource, PodResource, SchedulingMatchGroup
 
 
+@ports("pkg/utils/utils.go", "IsNodeAccessibleToPod", 950, 954, repo=FGD_SIMULATOR)
 def is_node_accessible_to_pod(node_res: NodeResource, pod_res: PodResource) -> bool:
     return is_node_accessible_to_pod_by_type(node_res.gpu_type, pod_res.gpu_type)
 
 
+@ports("pkg/utils/utils.go", "IsNodeAccessibleToPodByType", 956, 995, repo=FGD_SIMULATOR)
 def is_node_accessible_to_pod_by_type(node_gpu_type: str, pod_gpu_type: str) -> bool:
     """The GPU model constraint: a pod that names models ("A|B") fits only nodes of one of them."""
     if not pod_gpu_type:
@@ -48,6 +51,7 @@ def is_node_accessible_to_pod_by_type(node_gpu_type: str, pod_gpu_type: str) -> 
     return named == 0  # "|" alone names no model: any node will do
 
 
+@ports("pkg/utils/utils.go", "GetPodResource", 997, 1016, repo=FGD_SIMULATOR)
 def get_pod_resource(pod: Pod) -> PodResource:
     """The pod's request: non-zero milli CPU of its containers, and its GPU annotations."""
     cpu = 0
@@ -58,6 +62,7 @@ def get_pod_resource(pod: Pod) -> PodResource:
                        gpu_type=get_gpu_model_from_pod_annotation(pod))
 
 
+@plumbing("a memo of get_pod_resource for the pod being scheduled")
 class PodResourceMemo:
     """``get_pod_resource`` for the pod being scheduled, computed once per pod object.
 
@@ -68,12 +73,14 @@ class PodResourceMemo:
         self._pod: Optional[Pod] = None
         self._res: Optional[PodResource] = None
 
+    @plumbing("a memo of get_pod_resource for the pod being scheduled")
     def get(self, pod: Pod) -> PodResource:
         if pod is not self._pod or self._res is None:
             self._pod, self._res = pod, get_pod_resource(pod)
         return self._res
 
 
+@ports("pkg/utils/utils.go", "GetNodeResourceViaNodeInfo", 1040, 1061, repo=FGD_SIMULATOR)
 def get_node_resource_via_node_info(node_info: NodeInfo, ledger: GpuLedger) -> NodeResource:
     """What the node has left: CPU from the scheduler's NodeInfo, GPUs from the ledger."""
     capacity = node_info.allocatable.milli_cpu
@@ -88,6 +95,7 @@ def get_node_resource_via_node_info(node_info: NodeInfo, ledger: GpuLedger) -> N
                         gpu_type=gpu.model, gpu_affinity=affinity)
 
 
+@plumbing("a cache of each node's NodeResource until its NodeInfo or ledger entry changes")
 class NodeResourceCache:
     """Each node's NodeResource, rebuilt only when its NodeInfo or its ledger entry changed.
 
@@ -98,6 +106,7 @@ class NodeResourceCache:
         self.ledger = ledger
         self._cache: dict[str, tuple[int, int, NodeResource]] = {}
 
+    @plumbing("a cache of each node's NodeResource until its NodeInfo or ledger entry changes")
     def get(self, node_info: NodeInfo) -> NodeResource:
         gpu = self.ledger.nodes.get(node_info.name)
         hit = self._cache.get(node_info.name)
@@ -109,6 +118,7 @@ class NodeResourceCache:
         return res
 
 
+@ports("pkg/utils/utils.go", "GetNodeResourceViaHandleAndName", 1063, 1069, repo=FGD_SIMULATOR)
 def get_node_resource_via_handle_and_name(handle: object, node_name: str, cache: NodeResourceCache
                                           ) -> Optional[NodeResource]:
     """The node's NodeResource from the snapshot the handle lends; None when the node is unknown."""
@@ -124,6 +134,7 @@ def get_node_resource_via_handle_and_name(handle: object, node_name: str, cache:
 # --- vectors ---------------------------------------------------------------------------------
 
 
+@ports("pkg/utils/utils.go", "NormalizeVector", 1205, 1221, repo=FGD_SIMULATOR)
 def normalize_vector(vec: list[float], norm_vec: list[float]) -> list[float]:
     """``vec`` divided element-wise by ``norm_vec`` (0 where the norm is not positive)."""
     out = list(vec)
@@ -132,6 +143,7 @@ def normalize_vector(vec: list[float], norm_vec: list[float]) -> list[float]:
     return [v / n if n > 0 else 0.0 for v, n in zip(out, norm_vec)]
 
 
+@ports("pkg/utils/utils.go", "CalculateVectorDotProduct", 1223, 1233, repo=FGD_SIMULATOR)
 def calculate_vector_dot_product(vec1: list[float], vec2: list[float]) -> float:
     """The inner product, or -1 for empty vectors or vectors of different sizes."""
     if not vec1 or not vec2 or len(vec1) != len(vec2):
@@ -139,6 +151,7 @@ def calculate_vector_dot_product(vec1: list[float], vec2: list[float]) -> float:
     return sum(a * b for a, b in zip(vec1, vec2))
 
 
+@ports("pkg/utils/utils.go", "GenerateSchedulingMatchGroups", 1259, 1327, repo=FGD_SIMULATOR)
 def generate_scheduling_match_groups(node_res: NodeResource, pod_res: PodResource, gpu_dim_ext_method: str,
                                      norm_method: str) -> list[SchedulingMatchGroup]:
     """Every (virtual node, virtual pod) pairing, normalised as ``norm_method`` says."""

@@ -25,7 +25,11 @@ Deviations:
 - The pod and namespace listers are optional callables; without a pod lister
   the nominator does not check that a pod still exists.
 - Every move is reported to a trace recorder when one is enabled, at the call
-  sites where upstream logs "Pod moved to an internal scheduling queue".
+  sites where upstream logs "Pod moved to an internal scheduling queue" (a move
+  to backoffQ with the time its backoff ends); so is a cluster event that left
+  a waiting pod where it was: no rejecting plugin answered Queue (upstream
+  logs "Event is not making pod schedulable") or the pre-check filtered the
+  pod out (upstream does not log that).
 """
 from __future__ import annotations
 
@@ -41,7 +45,8 @@ from ...framework.plugins.names import SCHEDULING_GATES
 from ...framework.types import (NODE, ActionType, ClusterEvent, PodInfo, QueuedPodInfo, QueueingHint,
                                 QueueingHintFn)
 from ...sim.clock import Timer, VirtualClock
-from ...trace import NULL_RECORDER, PluginEvent, QueueEvent, Recorder
+from ...trace import (NULL_RECORDER, SKIP_PRE_CHECK, SKIP_QUEUEING_HINT, PluginEvent, QueueEvent, QueueSkipEvent,
+                      Recorder)
 from .events import (ASSIGNED_POD_ADD, ASSIGNED_POD_UPDATE, BACKOFF_COMPLETE, FORCE_ACTIVATE, POD_ADD, POD_UPDATE,
                      SCHEDULE_ATTEMPT_FAILURE, UNSCHEDULABLE_TIMEOUT)
 from .heap import Heap
@@ -409,11 +414,19 @@ class PriorityQueue(Nominator):
 
     # --- tracing and tie-breaking ---------------------------------------------------------
 
-    def _record(self, pod: Pod, action: str, queue: str, event: str = "") -> None:
+    def _record(self, pod: Pod, action: str, queue: str, event: str = "",
+                pinfo: Optional[QueuedPodInfo] = None) -> None:
         """One QueueEvent: ``action`` is add, gated, pop, requeue, flush, move, activate, update or delete;
-        ``queue`` is where the pod went; ``event`` is upstream's label for why."""
+        ``queue`` is where the pod went; ``event`` is upstream's label for why. A pod sent to
+        backoffQ (``pinfo`` given) carries the time its backoff ends."""
         if self.recorder.enabled:
-            self.recorder.record(QueueEvent(self.clock.now, pod.key, action, queue, event))
+            until = self.get_backoff_time(pinfo) if pinfo is not None and queue == BACKOFF_Q else None
+            self.recorder.record(QueueEvent(self.clock.now, pod.key, action, queue, event, until))
+
+    def _record_skip(self, pinfo: QueuedPodInfo, event: ClusterEvent, reason: str) -> None:
+        """A QueueSkipEvent: ``event`` left ``pinfo`` in unschedulablePods (the caller checks enabled)."""
+        plugins = tuple(sorted(pinfo.unschedulable_plugins | pinfo.pending_plugins))
+        self.recorder.record(QueueSkipEvent(self.clock.now, pinfo.pod.key, event.label, reason, plugins))
 
     def _stamp(self, pinfo: QueuedPodInfo) -> None:
         """Set the pod's queue timestamp to now, remembering the order it was taken in."""
@@ -627,7 +640,7 @@ class PriorityQueue(Nominator):
             # An event arrived after this pod's cycle began and may have helped it, or nothing
             # rejected it (an API error): retry after the backoff.
             self.pod_backoff_q.add(pinfo)
-            self._record(pod, "requeue", BACKOFF_Q, SCHEDULE_ATTEMPT_FAILURE)
+            self._record(pod, "requeue", BACKOFF_Q, SCHEDULE_ATTEMPT_FAILURE, pinfo)
         else:
             self.unschedulable_pods.add_or_update(pinfo)
             self._record(pod, "requeue", UNSCHEDULABLE_PODS, SCHEDULE_ATTEMPT_FAILURE)
@@ -653,7 +666,7 @@ class PriorityQueue(Nominator):
             self._stamp(pinfo)
             hint = self.determine_scheduling_hint_for_in_flight_pod(pinfo)
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint, SCHEDULE_ATTEMPT_FAILURE)
-            self._record(pod, "requeue", queue, SCHEDULE_ATTEMPT_FAILURE)
+            self._record(pod, "requeue", queue, SCHEDULE_ATTEMPT_FAILURE, pinfo)
             self.add_nominated_pod(pinfo.pod_info, None)
             return None
         finally:
@@ -750,7 +763,7 @@ class PriorityQueue(Nominator):
                 if self.is_pod_backingoff(us_pod_info):
                     self.pod_backoff_q.add(pinfo)
                     self.unschedulable_pods.delete(us_pod_info.pod, gated)
-                    self._record(new_pod, "update", BACKOFF_Q, POD_UPDATE)
+                    self._record(new_pod, "update", BACKOFF_Q, POD_UPDATE, pinfo)
                 else:
                     if not self.add_to_active_q(pinfo, POD_UPDATE):
                         return
@@ -809,8 +822,12 @@ class PriorityQueue(Nominator):
         """Offer ``event`` to every pod in unschedulablePods that passes ``pre_check``."""
         if not self.is_event_of_interest(event):
             return  # no plugin cares: do not even walk the pods
-        unschedulable = [pinfo for pinfo in self.unschedulable_pods.pod_info_map.values()
-                         if pre_check is None or pre_check(pinfo.pod)]
+        unschedulable = []
+        for pinfo in self.unschedulable_pods.pod_info_map.values():
+            if pre_check is None or pre_check(pinfo.pod):
+                unschedulable.append(pinfo)
+            elif self.recorder.enabled:
+                self._record_skip(pinfo, event, SKIP_PRE_CHECK)
         self.move_pods_to_active_or_backoff_queue(unschedulable, event, old_obj, new_obj)
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).requeuePodViaQueueingHint", 1131, 1168)
@@ -842,10 +859,12 @@ class PriorityQueue(Nominator):
                 continue
             hint = self.is_pod_worth_requeuing(pinfo, event, old_obj, new_obj)
             if hint == QUEUE_SKIP:
+                if self.recorder.enabled:
+                    self._record_skip(pinfo, event, SKIP_QUEUEING_HINT)
                 continue
             self.unschedulable_pods.delete(pinfo.pod, pinfo.gated)
             queue = self.requeue_pod_via_queueing_hint(pinfo, hint, event.label)
-            self._record(pinfo.pod, "move", queue, event.label)
+            self._record(pinfo.pod, "move", queue, event.label, pinfo)
 
         self.move_request_cycle = self.scheduling_cycle
 

@@ -7,65 +7,32 @@ pass the limit the node advertises (CSINode allocatable, or the node's
 volumes count, and so do inline in-tree volumes whose plugin the node has
 migrated to CSI. A pod with none of these is skipped at PreFilter.
 
-Deviations:
-- PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes are not
-  modelled (see ``storage_listers``): for the incoming pod a claim volume gives
-  ``looking up PVC <ns>/<name>: persistentvolumeclaim "<name>" not found``
-  (UnschedulableAndUnresolvable); an existing pod's claim is not counted, as
-  upstream does for a claim it cannot find. Resolving a found claim to its CSI
-  driver and volume handle, and translating in-tree volumes to CSI
-  (csi-translation-lib's Translate*), are not ported; without a CSINode no
-  inline volume counts as migrated, as upstream.
+A claim counts as the CSI volume of its bound PersistentVolume (an in-tree
+one translated when the node has migrated its plugin), or, while unbound, as a
+volume of its StorageClass's provisioner under a made-up handle.
 """
 from __future__ import annotations
 
+import uuid
 from typing import Any, Optional
 
-from ....anchors import SCHEDULER_PLUGINS, ports
+from ....anchors import ports
+from ....api.storage import get_persistent_volume_claim_class
 from ....api.types import Pod
 from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
 from ...types import CSI_NODE, PERSISTENT_VOLUME_CLAIM, POD, ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo
 from ..names import NODE_VOLUME_LIMITS
-from ..storage_listers import NotFoundError, claim_name, ephemeral_claim_name, get_csi_node, get_pvc
+from ..storage_listers import NotFoundError, StorageListers, claim_name, ephemeral_claim_name, volume_is_for_pod
+from .csi_translation import (get_csi_name_from_in_tree_name, get_in_tree_plugin_name_from_spec,
+                              is_inline_migratable, is_migratable_intree_plugin_by_name, is_pv_migratable,
+                              translate_in_tree_inline_volume_to_csi, translate_in_tree_pv_to_csi)
 from .non_csi import ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED
-from .utils import (AWS_EBS_IN_TREE_PLUGIN_NAME, AZURE_DISK_IN_TREE_PLUGIN_NAME, AZURE_FILE_IN_TREE_PLUGIN_NAME,
-                    CINDER_IN_TREE_PLUGIN_NAME, GCE_PD_IN_TREE_PLUGIN_NAME, PORTWORX_VOLUME_PLUGIN_NAME,
-                    RBD_VOLUME_PLUGIN_NAME, VSPHERE_IN_TREE_PLUGIN_NAME, get_csi_attach_limit_key,
-                    is_csi_migration_on, volume_limits)
+from .utils import get_csi_attach_limit_key, is_csi_migration_on, volume_limits
 
 CSI_NAME = NODE_VOLUME_LIMITS
 
 # Extension points: PreFilter, Filter, EnqueueExtensions. Reason: ERR_REASON_MAX_VOLUME_COUNT_EXCEEDED.
-
-# k8s.io/csi-translation-lib: the inline volume sources an in-tree plugin can
-# translate to CSI (CanSupportInline), by ``spec.volumes`` key.
-IN_TREE_INLINE_PLUGINS = {
-    "gcePersistentDisk": GCE_PD_IN_TREE_PLUGIN_NAME,
-    "awsElasticBlockStore": AWS_EBS_IN_TREE_PLUGIN_NAME,
-    "cinder": CINDER_IN_TREE_PLUGIN_NAME,
-    "azureDisk": AZURE_DISK_IN_TREE_PLUGIN_NAME,
-    "azureFile": AZURE_FILE_IN_TREE_PLUGIN_NAME,
-    "vsphereVolume": VSPHERE_IN_TREE_PLUGIN_NAME,
-    "portworxVolume": PORTWORX_VOLUME_PLUGIN_NAME,
-    "rbd": RBD_VOLUME_PLUGIN_NAME,
-}
-
-
-@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).IsInlineMigratable", 197, 204, repo=SCHEDULER_PLUGINS)
-def is_inline_migratable(vol: dict) -> bool:
-    """csi-translation-lib IsInlineMigratable."""
-    return any(vol.get(source) is not None for source in IN_TREE_INLINE_PLUGINS)
-
-
-@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).GetInTreePluginNameFromSpec", 146, 164, repo=SCHEDULER_PLUGINS)
-def get_in_tree_plugin_name_from_inline(vol: dict) -> str:
-    """csi-translation-lib GetInTreePluginNameFromSpec for an inline volume."""
-    for source, plugin_name in IN_TREE_INLINE_PLUGINS.items():
-        if vol.get(source) is not None:
-            return plugin_name
-    raise ValueError(f"could not find in-tree plugin name from volume {vol.get('name', '')}")
-
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "getVolumeLimits", 406, 420)
 def get_volume_limits(node_info: NodeInfo, csi_node: Optional[Any]) -> dict[str, int]:
@@ -83,6 +50,10 @@ def get_volume_limits(node_info: NodeInfo, csi_node: Optional[Any]) -> dict[str,
 class CSILimits:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
+        # upstream: csiNodeLister, pvLister, pvcLister and scLister of the informer factory.
+        self.listers = StorageListers(handle.object_lister())
+        # upstream: rand.String(32), so a made-up handle never equals a real one.
+        self.random_volume_id_prefix = uuid.uuid4().hex
 
     @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).Name", 72, 74)
     def name(self) -> str:
@@ -118,7 +89,7 @@ class CSILimits:
 
         node = node_info.node()
         try:
-            csi_node = get_csi_node(node.metadata.name)
+            csi_node = self.listers.get_csi_node(node.metadata.name)
         except NotFoundError:
             # Without a CSINode the limits may still come from the Node object.
             csi_node = None
@@ -145,7 +116,7 @@ class CSILimits:
         for existing_pod in node_info.pods:
             try:
                 self.filter_attachable_volumes(existing_pod.pod, csi_node, False, attached_volumes)
-            except (NotFoundError, ValueError) as err:
+            except (LookupError, ValueError) as err:
                 return Status.as_status(err)
 
         attached_volume_count: dict[str, int] = {}
@@ -176,6 +147,7 @@ class CSILimits:
         """
         for vol in pod.spec.volumes:
             pvc_name = claim_name(vol)
+            is_ephemeral = False
             if pvc_name is None:
                 if vol.get("ephemeral") is None:
                     # An inline volume counts here only when migrated to CSI; an
@@ -184,14 +156,13 @@ class CSILimits:
                     continue
                 # A generic ephemeral volume uses a claim with a computed name.
                 pvc_name = ephemeral_claim_name(pod.metadata.name, vol)
+                is_ephemeral = True
 
             if pvc_name == "":
                 raise ValueError("PersistentVolumeClaim had no name")
 
             try:
-                # Never returns: claims are not modelled (resolving a found claim
-                # to its CSI driver and volume handle is not ported).
-                get_pvc(pod.metadata.namespace, pvc_name)
+                pvc = self.listers.get_pvc(pod.metadata.namespace, pvc_name)
             except NotFoundError as err:
                 if new_pod:
                     # The new pod cannot run without its claim: bail out.
@@ -199,18 +170,92 @@ class CSILimits:
                 # An existing pod's missing claim is not counted.
                 continue
 
+            if is_ephemeral:
+                # The claim of an ephemeral volume must be owned by the pod.
+                msg = volume_is_for_pod(pod, pvc)
+                if msg is not None:
+                    raise ValueError(msg)
+
+            driver_name, volume_handle = self.get_csi_driver_info(csi_node, pvc)
+            if not driver_name or not volume_handle:
+                continue  # no CSI driver or handle: not counted
+            result[f"{driver_name}/{volume_handle}"] = get_csi_attach_limit_key(driver_name)
+
     @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).checkAttachableInlineVolume", 251, 288)
     def check_attachable_inline_volume(self, vol: dict, csi_node: Optional[Any], pod: Pod,
                                        result: dict[str, str]) -> None:
         """Count an inline in-tree volume whose plugin the node has migrated to CSI."""
         if not is_inline_migratable(vol):
             return
-        in_tree_provisioner_name = get_in_tree_plugin_name_from_inline(vol)
+        try:
+            in_tree_provisioner_name = get_in_tree_plugin_name_from_spec(None, vol)
+        except ValueError as err:
+            raise ValueError(f"looking up provisioner name for volume {vol.get('name', '')}: {err}") from None
         if not is_csi_migration_on(csi_node, in_tree_provisioner_name):
             return
-        # upstream: TranslateInTreeInlineVolumeToCSI and GetCSINameFromInTreeName;
-        # only reached with a CSINode, which is not modelled.
-        raise NotImplementedError("translating in-tree volumes to CSI is not ported: CSINodes are not modelled")
+        try:
+            translated = translate_in_tree_inline_volume_to_csi(vol, pod.metadata.namespace)
+        except ValueError as err:
+            raise ValueError(f"converting volume({vol.get('name', '')}) from inline to csi: {err}") from None
+        driver_name = get_csi_name_from_in_tree_name(in_tree_provisioner_name)
+        result[f"{driver_name}/{translated.volume_handle}"] = get_csi_attach_limit_key(driver_name)
+
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).getCSIDriverInfo", 293, 343)
+    def get_csi_driver_info(self, csi_node: Optional[Any], pvc: Any) -> tuple[str, str]:
+        """The CSI driver and volume handle behind a claim ("" when it does not count)."""
+        pv_name = pvc.spec.volume_name
+        if pv_name == "":
+            return self.get_csi_driver_info_from_sc(csi_node, pvc)
+        try:
+            pv = self.listers.get_pv(pv_name)
+        except NotFoundError:
+            # The volume may be gone, or the claim pre-bound to one not created yet.
+            return self.get_csi_driver_info_from_sc(csi_node, pvc)
+
+        csi_source = pv.spec.csi
+        if csi_source is None:
+            # Fast path for volumes that cannot migrate.
+            if not is_pv_migratable(pv):
+                return "", ""
+            try:
+                plugin_name = get_in_tree_plugin_name_from_spec(pv, None)
+            except ValueError:
+                return "", ""
+            if not is_csi_migration_on(csi_node, plugin_name):
+                return "", ""
+            try:
+                csi_pv = translate_in_tree_pv_to_csi(pv)
+            except ValueError:
+                return "", ""
+            if csi_pv.spec.csi is None:
+                return "", ""
+            csi_source = csi_pv.spec.csi
+        return csi_source.driver, csi_source.volume_handle
+
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).getCSIDriverInfoFromSC", 346, 386)
+    def get_csi_driver_info_from_sc(self, csi_node: Optional[Any], pvc: Any) -> tuple[str, str]:
+        """The provisioner of an unbound claim's StorageClass, with a made-up volume handle."""
+        namespace, pvc_name = pvc.metadata.namespace, pvc.metadata.name
+        sc_name = get_persistent_volume_claim_class(pvc)
+        # Without a class the claim binds immediately, so it is bound before scheduling.
+        if not sc_name:
+            return "", ""
+        try:
+            storage_class = self.listers.get_storage_class(sc_name)
+        except NotFoundError:
+            return "", ""
+        # A random prefix keeps the made-up handle apart from real volume IDs.
+        volume_handle = f"{self.random_volume_id_prefix}-{namespace}/{pvc_name}"
+        provisioner = storage_class.provisioner
+        if is_migratable_intree_plugin_by_name(provisioner):
+            if not is_csi_migration_on(csi_node, provisioner):
+                return "", ""
+            try:
+                driver_name = get_csi_name_from_in_tree_name(provisioner)
+            except ValueError:
+                return "", ""
+            return driver_name, volume_handle
+        return provisioner, volume_handle
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "NewCSI", 388, 404)

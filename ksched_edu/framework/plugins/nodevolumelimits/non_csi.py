@@ -7,14 +7,11 @@ rejects the node when the count would pass the limit (the node's
 ``attachable-volumes-*`` allocatable, else ``KUBE_MAX_PD_VOLS``, else a default
 per cloud). A pod with no volume of the kind and no claim is skipped at PreFilter.
 
+A claim counts as the volume of its bound PersistentVolume when that volume
+is of the plugin's kind, or, when the claim is unbound or its volume missing,
+under a made-up ID when its StorageClass's provisioner is the plugin's.
+
 Deviations:
-- PersistentVolumeClaims, PersistentVolumes, StorageClasses and CSINodes are not
-  modelled (see ``storage_listers``): for the incoming pod a claim volume gives
-  ``looking up PVC <ns>/<name>: persistentvolumeclaim "<name>" not found``
-  (UnschedulableAndUnresolvable); an existing pod's claim is not counted, as
-  upstream does for a claim it cannot find. Counting the volume behind a found
-  claim (FilterPersistentVolume, MatchProvisioner, the random volume ID prefix)
-  is not ported; no node counts as migrated to CSI.
 - A node carrying both instance-type labels is read in label order, where
   upstream walks a Go map.
 """
@@ -22,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -31,7 +29,7 @@ from ...cycle_state import CycleState
 from ...interface import Code, PreFilterResult, Status, new_status
 from ...types import NODE, PERSISTENT_VOLUME_CLAIM, POD, ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo
 from ..names import AZURE_DISK_LIMITS, CINDER_LIMITS, EBS_LIMITS, GCEPD_LIMITS
-from ..storage_listers import NotFoundError, claim_name, ephemeral_claim_name, get_csi_node, get_pvc
+from ..storage_listers import NotFoundError, StorageListers, claim_name, ephemeral_claim_name, volume_is_for_pod
 from .utils import (AWS_EBS_IN_TREE_PLUGIN_NAME, AZURE_DISK_IN_TREE_PLUGIN_NAME, AZURE_VOLUME_LIMIT_KEY,
                     CINDER_IN_TREE_PLUGIN_NAME, CINDER_VOLUME_LIMIT_KEY, DEFAULT_MAX_CINDER_VOLUMES,
                     DEFAULT_MAX_EBS_NITRO_VOLUME_LIMIT, DEFAULT_MAX_EBS_VOLUMES, EBS_NITRO_LIMIT_REGEX,
@@ -67,11 +65,8 @@ LABEL_INSTANCE_TYPE_STABLE = "node.kubernetes.io/instance-type"
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
 @dataclass(frozen=True)
 class VolumeFilter:
-    """Which inline volumes one plugin counts (upstream VolumeFilter).
-
-    Deviations: FilterPersistentVolume and MatchProvisioner, which read PV and
-    StorageClass objects, are not ported.
-    """
+    """Which volumes one plugin counts (upstream VolumeFilter): inline ones, those
+    of a PersistentVolume, and claims of a StorageClass with the plugin's provisioner."""
 
     # The volume's source key in ``spec.volumes`` and the field holding its ID.
     source: str
@@ -84,6 +79,15 @@ class VolumeFilter:
         if src is not None:
             return (src or {}).get(self.id_field, ""), True
         return "", False
+
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
+    def filter_persistent_volume(self, pv: Any) -> tuple[str, bool]:
+        # A PV's source mapping has the same keys and ID fields as an inline volume's.
+        return self.filter_volume(pv.spec.source)
+
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
+    def match_provisioner(self, sc: Any) -> bool:
+        return sc.provisioner == self.in_tree_plugin_name
 
     @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "VolumeFilter", 422, 430)
     def is_migrated(self, csi_node: Optional[Any]) -> bool:
@@ -110,8 +114,12 @@ class NonCSILimits:
     """One in-tree volume limit plugin (upstream nonCSILimits)."""
 
     def __init__(self, name: str, volume_filter: VolumeFilter, volume_limit_key: str,
-                 max_volume_func: Callable[[Node], int]) -> None:
+                 max_volume_func: Callable[[Node], int], handle: Any = None) -> None:
         self._name = name
+        # upstream: csiNodeLister, pvLister, pvcLister and scLister of the informer factory.
+        self.listers = StorageListers(handle.object_lister() if handle is not None else None)
+        # upstream: rand.String(32), so a made-up ID never equals a real volume ID.
+        self.random_volume_id_prefix = uuid.uuid4().hex
         self.filter_ = volume_filter
         self.volume_limit_key = volume_limit_key
         self.max_volume_func = max_volume_func
@@ -161,7 +169,7 @@ class NonCSILimits:
 
         node = node_info.node()
         try:
-            csi_node = get_csi_node(node.metadata.name)
+            csi_node = self.listers.get_csi_node(node.metadata.name)
         except NotFoundError:
             # Only needed to tell whether the plugin is migrated: go on without it.
             csi_node = None
@@ -175,7 +183,7 @@ class NonCSILimits:
         for existing_pod in node_info.pods:
             try:
                 self.filter_volumes(existing_pod.pod, False, existing_volumes)
-            except (NotFoundError, ValueError) as err:
+            except (LookupError, ValueError) as err:
                 return Status.as_status(err)
         num_existing_volumes = len(existing_volumes)
 
@@ -206,24 +214,65 @@ class NonCSILimits:
                 continue
 
             pvc_name = claim_name(vol)
+            is_ephemeral = False
             if pvc_name is None:
                 if vol.get("ephemeral") is None:
                     continue
                 # A generic ephemeral volume uses a claim with a computed name.
                 pvc_name = ephemeral_claim_name(pod.metadata.name, vol)
+                is_ephemeral = True
             if pvc_name == "":
                 raise ValueError("PersistentVolumeClaim had no name")
 
+            # Until the real volume ID is known, namespace/claim (with a random
+            # prefix, so it never equals a real ID) stands in for it.
+            pv_id = f"{self.random_volume_id_prefix}-{pod.metadata.namespace}/{pvc_name}"
+
             try:
-                # Never returns: claims are not modelled (counting the volume
-                # behind a found claim is not ported).
-                get_pvc(pod.metadata.namespace, pvc_name)
+                pvc = self.listers.get_pvc(pod.metadata.namespace, pvc_name)
             except NotFoundError as err:
                 if new_pod:
                     # The new pod cannot run without its claim: bail out.
                     raise err.wrap(f"looking up PVC {pod.metadata.namespace}/{pvc_name}: ") from None
                 # An existing pod's missing claim is not counted.
                 continue
+
+            if is_ephemeral:
+                # The claim of an ephemeral volume must be owned by the pod.
+                msg = volume_is_for_pod(pod, pvc)
+                if msg is not None:
+                    raise ValueError(msg)
+
+            pv_name = pvc.spec.volume_name
+            if pv_name == "":
+                # An unbound claim may still use the volume it was bound to: count
+                # it when it belongs to this plugin.
+                if self.match_provisioner(pvc):
+                    filtered_volumes.add(pv_id)
+                continue
+
+            try:
+                pv = self.listers.get_pv(pv_name)
+            except NotFoundError:
+                # A missing volume of a claim of this plugin still counts.
+                if self.match_provisioner(pvc):
+                    filtered_volumes.add(pv_id)
+                continue
+
+            vol_id, ok = self.filter_.filter_persistent_volume(pv)
+            if ok:
+                filtered_volumes.add(vol_id)
+
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "(*nonCSILimits).matchProvisioner", 393, 404)
+    def match_provisioner(self, pvc: Any) -> bool:
+        """Does the claim's StorageClass (spec.storageClassName only) provision this plugin's volumes?"""
+        if pvc.spec.storage_class_name is None:
+            return False
+        try:
+            storage_class = self.listers.get_storage_class(pvc.spec.storage_class_name)
+        except NotFoundError:
+            return False
+        return self.filter_.match_provisioner(storage_class)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "getMaxVolLimitFromEnv", 407, 419)
@@ -273,27 +322,27 @@ def get_max_volume_func(filter_name: str) -> Callable[[Node], int]:
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "newNonCSILimits", 152, 200)
-def new_non_csi_limits(filter_name: str) -> NonCSILimits:
+def new_non_csi_limits(filter_name: str, handle: Any = None) -> NonCSILimits:
     """Upstream newNonCSILimits."""
     name, volume_filter, volume_limit_key = _FILTERS[filter_name]
-    return NonCSILimits(name, volume_filter, volume_limit_key, get_max_volume_func(filter_name))
+    return NonCSILimits(name, volume_filter, volume_limit_key, get_max_volume_func(filter_name), handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewAzureDisk", 74, 77)
 def new_azure_disk(args: Any, handle: Any) -> NonCSILimits:
-    return new_non_csi_limits(AZURE_DISK_VOLUME_FILTER_TYPE)
+    return new_non_csi_limits(AZURE_DISK_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewCinder", 83, 86)
 def new_cinder(args: Any, handle: Any) -> NonCSILimits:
-    return new_non_csi_limits(CINDER_VOLUME_FILTER_TYPE)
+    return new_non_csi_limits(CINDER_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewEBS", 92, 95)
 def new_ebs(args: Any, handle: Any) -> NonCSILimits:
-    return new_non_csi_limits(EBS_VOLUME_FILTER_TYPE)
+    return new_non_csi_limits(EBS_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewGCEPD", 101, 104)
 def new_gcepd(args: Any, handle: Any) -> NonCSILimits:
-    return new_non_csi_limits(GCE_PD_VOLUME_FILTER_TYPE)
+    return new_non_csi_limits(GCE_PD_VOLUME_FILTER_TYPE, handle)

@@ -6,9 +6,7 @@ Whether an in-tree volume plugin has been migrated to its CSI driver on a node
 (told by the node's CSINode annotation), and the volume limits a node
 advertises as ``attachable-volumes-*`` allocatable resources.
 
-Deviations:
-- CSINode objects are not modelled: ``csi_node`` is always None here, so no
-  plugin counts as migrated.
+Without a CSINode for the node, no plugin counts as migrated.
 """
 from __future__ import annotations
 

@@ -8,17 +8,11 @@ every volume bound. Its Score only exists with the alpha VolumeCapacityPriority
 gate, off in v1.30: PreScore then always answers Skip.
 
 Deviations:
-- PersistentVolumeClaims are not modelled (see ``storage_listers``): a pod with
-  a claim volume is rejected at PreFilter with
-  ``persistentvolumeclaim "<name>" not found`` (UnschedulableAndUnresolvable),
-  and a generic ephemeral volume with ``waiting for ephemeral volume controller
-  to create the persistentvolumeclaim "<pod>-<volume>"``, as upstream does
-  before the claim exists.
-- The volume binder (binder.go: GetPodVolumeClaims, FindPodVolumes,
-  AssumePodVolumes, BindPodVolumes, the PV/StorageClass/CSINode/CSIStorageCapacity
-  checks) is not ported; a pod never reaches it, since every claim lookup
-  misses. The places that would call it return an Error status saying so.
-- No VolumeCapacityPriority scorer (the gate is off in v1.30).
+- The VolumeCapacityPriority scorer is built when the args carry a ``shape`` (which the
+  configuration allows only with that gate on), not from the gate itself.
+- The binder's errors are Python exceptions (BinderError, and the assume
+  cache's ValueError/LookupError); each becomes the Error status upstream's
+  ``framework.AsStatus(err)`` gives.
 """
 from __future__ import annotations
 
@@ -26,33 +20,35 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ....anchors import ports
+from ....api.storage import CLAIM_LOST
 from ....api.types import Pod
 from ....config.defaults import set_defaults_volume_binding_args
 from ....config.field import to_aggregate
 from ....config.types_pluginargs import VolumeBindingArgs
 from ....config.validation_pluginargs import validate_volume_binding_args
 from ...cycle_state import CycleState, StateNotFoundError
-from ...interface import Code, PreFilterResult, Status, new_status
+from ....config.types import MAX_CUSTOM_PRIORITY_SCORE
+from ...interface import MAX_NODE_SCORE, Code, PreFilterResult, Status, new_status
+from ..helper.shape_score import FunctionShapePoint
+from .scorer import StorageResource, VolumeCapacityScorer, build_scorer_function
 from ...types import (CSI_DRIVER, CSI_NODE, CSI_STORAGE_CAPACITY, NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM,
                       STORAGE_CLASS, ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo)
 from ..names import VOLUME_BINDING
-from ..storage_listers import NotFoundError, claim_name, ephemeral_claim_name, get_pvc
+from ..storage_listers import NotFoundError, StorageListers, claim_name, ephemeral_claim_name, volume_is_for_pod
+from .binder import (ERR_REASON_BIND_CONFLICT, ERR_REASON_NODE_CONFLICT, ERR_REASON_NOT_ENOUGH_SPACE,  # noqa: F401
+                     ERR_REASON_PV_NOT_EXIST, BinderError, PodVolumeClaims, PodVolumes, VolumeBinder)
 
 NAME = VOLUME_BINDING
 
 # Key in CycleState (upstream stateKey = Name).
 STATE_KEY = NAME
 
-# Reasons the binder gives (binder.go ConflictReason), listed for reference.
-ERR_REASON_BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
-ERR_REASON_NODE_CONFLICT = "node(s) had volume node affinity conflict"
-ERR_REASON_NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
-ERR_REASON_PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+# The binder's reasons (binder.go ConflictReason) are imported above.
 ERR_UNBOUND_IMMEDIATE_CLAIMS = "pod has unbound immediate PersistentVolumeClaims"
 
 # Extension points: PreFilter, Filter, PreScore, Score, Reserve/Unreserve, PreBind, EnqueueExtensions.
 
-BINDER_NOT_PORTED = "the volume binder (binder.go) is not ported: PersistentVolumeClaims are not modelled"
+BINDER_ERRORS = (BinderError, ValueError, LookupError)
 
 
 @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "stateData", 49, 60)
@@ -62,8 +58,8 @@ class StateData:
 
     all_bound: bool = False
     # Per node, the volumes Filter found for the pod (binder PodVolumes).
-    pod_volumes_by_node: dict[str, Any] = field(default_factory=dict)
-    pod_volume_claims: Any = None
+    pod_volumes_by_node: dict[str, PodVolumes] = field(default_factory=dict)
+    pod_volume_claims: Optional[PodVolumeClaims] = None
     # Whether the pod has static bindings; without them Score is skipped.
     has_static_bindings: bool = False
 
@@ -88,8 +84,12 @@ class VolumeBinding:
     def __init__(self, args: Any, handle: Any) -> None:
         self.args = args
         self.handle = handle
-        # Only with VolumeCapacityPriority (off in v1.30).
-        self.scorer = None
+        lister = handle.object_lister() if handle is not None else None
+        client = handle.client() if handle is not None else None
+        timeout = getattr(args, "bind_timeout_seconds", None)
+        self.binder = VolumeBinder(client, lister, 600 if timeout is None else timeout)
+        self.pvc_lister = StorageListers(lister)
+        self.scorer = _scorer(args)
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Name", 88, 90)
     def name(self) -> str:
@@ -130,9 +130,7 @@ class VolumeBinding:
                 is_ephemeral = True
             has_pvc = True
             try:
-                # Never returns: claims are not modelled (the checks of a found
-                # claim, ClaimLost, deletion and ephemeral ownership, are not ported).
-                get_pvc(pod.metadata.namespace, pvc_name)
+                pvc = self.pvc_lister.get_pvc(pod.metadata.namespace, pvc_name)
             except NotFoundError as err:
                 # A generic ephemeral volume's claim is normally missing right
                 # after the pod was created: say so.
@@ -140,6 +138,15 @@ class VolumeBinding:
                     return has_pvc, ("waiting for ephemeral volume controller to create the "
                                      f'persistentvolumeclaim "{pvc_name}"')
                 return has_pvc, str(err)
+            if pvc.status.phase == CLAIM_LOST:
+                return has_pvc, (f'persistentvolumeclaim "{pvc.metadata.name}" bound to non-existent '
+                                 f'persistentvolume "{pvc.spec.volume_name}"')
+            if pvc.metadata.deletion_timestamp is not None:
+                return has_pvc, f'persistentvolumeclaim "{pvc.metadata.name}" is being deleted'
+            if is_ephemeral:
+                msg = volume_is_for_pod(pod, pvc)
+                if msg is not None:
+                    return has_pvc, msg
         return has_pvc, None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreFilter", 176, 214)
@@ -151,9 +158,28 @@ class VolumeBinding:
         if not has_pvc:
             state.write(STATE_KEY, StateData())
             return None, new_status(Code.Skip)
-        # upstream: Binder.GetPodVolumeClaims, the unbound-immediate-claims check
-        # and Binder.GetEligibleNodes. Unreachable while claims are not modelled.
-        return None, Status.as_status(BINDER_NOT_PORTED)
+        try:
+            pod_volume_claims = self.binder.get_pod_volume_claims(pod)
+        except BINDER_ERRORS as err:
+            return None, Status.as_status(str(err))
+        if pod_volume_claims.unbound_claims_immediate:
+            # Immediate claims should be bound already; the pod moves on once the
+            # PV controller binds them.
+            status = new_status(Code.UnschedulableAndUnresolvable)
+            status.reasons.append(ERR_UNBOUND_IMMEDIATE_CLAIMS)
+            return None, status
+        # Bound claims may narrow the nodes worth considering.
+        result = None
+        eligible_nodes = self.binder.get_eligible_nodes(pod_volume_claims.bound_claims)
+        if eligible_nodes is not None:
+            result = PreFilterResult(eligible_nodes)
+        state.write(STATE_KEY, StateData(
+            pod_volumes_by_node={},
+            pod_volume_claims=PodVolumeClaims(
+                bound_claims=pod_volume_claims.bound_claims,
+                unbound_claims_delay_binding=pod_volume_claims.unbound_claims_delay_binding,
+                unbound_volumes_delay_binding=pod_volume_claims.unbound_volumes_delay_binding)))
+        return result, None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreFilterExtensions", 217, 219)
     def pre_filter_extensions(self) -> None:
@@ -161,11 +187,23 @@ class VolumeBinding:
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Filter", 248, 277)
     def filter(self, cs: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
-        _, err = get_state_data(cs)
+        node = node_info.node()
+        state, err = get_state_data(cs)
         if err is not None:
             return Status.as_status(err)
-        # upstream: Binder.FindPodVolumes; only reached after a PreFilter that found claims.
-        return Status.as_status(BINDER_NOT_PORTED)
+        try:
+            pod_volumes, reasons = self.binder.find_pod_volumes(pod, state.pod_volume_claims, node)
+        except BINDER_ERRORS as e:
+            return Status.as_status(str(e))
+        if reasons:
+            status = new_status(Code.UnschedulableAndUnresolvable)
+            for reason in reasons:
+                status.reasons.append(reason)
+            return status
+        # upstream: under the state's lock (Filter runs in parallel).
+        state.pod_volumes_by_node[node.metadata.name] = pod_volumes
+        state.has_static_bindings = state.has_static_bindings or bool(pod_volumes.static_bindings)
+        return None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreScore", 280, 292)
     def pre_score(self, cs: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
@@ -183,7 +221,19 @@ class VolumeBinding:
     def score(self, cs: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         if self.scorer is None:
             return 0, None
-        return 0, Status.as_status("VolumeCapacityPriority scoring is not ported (the gate is off in v1.30)")
+        state, err = get_state_data(cs)
+        if err is not None:
+            return 0, Status.as_status(err)
+        pod_volumes = state.pod_volumes_by_node.get(node_name)
+        if pod_volumes is None:
+            return 0, None
+        class_resources: dict[str, StorageResource] = {}  # by storage class
+        for binding in pod_volumes.static_bindings or []:
+            resource = binding.storage_resource()
+            total = class_resources.setdefault(binding.storage_class_name(), StorageResource())
+            total.requested += resource.requested
+            total.capacity += resource.capacity
+        return self.scorer(class_resources), None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).ScoreExtensions", 325, 327)
     def score_extensions(self) -> None:
@@ -194,11 +244,16 @@ class VolumeBinding:
         state, err = get_state_data(cs)
         if err is not None:
             return Status.as_status(err)
-        if node_name in state.pod_volumes_by_node:
-            # upstream: Binder.AssumePodVolumes.
-            return Status.as_status(BINDER_NOT_PORTED)
-        # Absent when the pod references no claim.
-        state.all_bound = True
+        pod_volumes = state.pod_volumes_by_node.get(node_name)
+        if pod_volumes is not None:
+            try:
+                all_bound = self.binder.assume_pod_volumes(pod, node_name, pod_volumes)
+            except BINDER_ERRORS as e:
+                return Status.as_status(str(e))
+            state.all_bound = all_bound
+        else:
+            # Absent when the pod references no claim.
+            state.all_bound = True
         return None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).PreBind", 355, 378)
@@ -209,10 +264,14 @@ class VolumeBinding:
             return Status.as_status(err)
         if s.all_bound:
             return None
-        if node_name not in s.pod_volumes_by_node:
+        pod_volumes = s.pod_volumes_by_node.get(node_name)
+        if pod_volumes is None:
             return Status.as_status(f'no pod volumes found for node "{node_name}"')
-        # upstream: Binder.BindPodVolumes.
-        return Status.as_status(BINDER_NOT_PORTED)
+        try:
+            self.binder.bind_pod_volumes(pod, pod_volumes)
+        except BINDER_ERRORS as e:
+            return Status.as_status(str(e))
+        return None
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Unreserve", 382, 393)
     def unreserve(self, cs: CycleState, pod: Pod, node_name: str) -> None:
@@ -220,10 +279,23 @@ class VolumeBinding:
         s, err = get_state_data(cs)
         if err is not None:
             return
-        if node_name not in s.pod_volumes_by_node:
+        pod_volumes = s.pod_volumes_by_node.get(node_name)
+        if pod_volumes is None:
             return
-        # upstream: Binder.RevertAssumedPodVolumes; nothing was assumed here.
-        return
+        self.binder.revert_assumed_pod_volumes(pod_volumes)
+
+
+@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "New", 396, 436)
+def _scorer(args: Any) -> Optional[VolumeCapacityScorer]:
+    """The VolumeCapacityPriority scorer, built from the args' shape (scores scaled 0..10 -> 0..100)."""
+    # upstream: built when the VolumeCapacityPriority gate is on. The port's plugins take no
+    # gates; the configuration refuses a shape while the gate is off and defaults one when it
+    # is on, so a shape in the args means the gate is on.
+    shape = getattr(args, "shape", None)
+    if shape is None:
+        return None
+    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
+    return build_scorer_function([FunctionShapePoint(p.utilization, p.score * scale) for p in shape])
 
 
 @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "New", 396, 436)

@@ -8,11 +8,6 @@ PersistentVolumeClaim with the ReadWriteOncePod access mode. A pod with none of
 these volumes is skipped at PreFilter.
 
 Deviations:
-- PersistentVolumeClaims are not modelled (see ``storage_listers``): a pod
-  with a claim volume is rejected at PreFilter with
-  ``persistentvolumeclaim "<name>" not found`` (UnschedulableAndUnresolvable),
-  as upstream does for a claim that does not exist. Reading a found claim's
-  access modes is not ported, so the ReadWriteOncePod conflict count stays 0.
 - Inline volumes are the raw ``spec.volumes`` mappings; an RBD volume without a
   ``pool`` counts as pool ``rbd`` (the v1 default the API server would fill in).
 """
@@ -28,7 +23,8 @@ from ...interface import Code, PreFilterResult, Status, new_status
 from ...types import NODE, PERSISTENT_VOLUME_CLAIM, POD, ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo, \
     PodInfo
 from ..names import VOLUME_RESTRICTIONS
-from ..storage_listers import NotFoundError, claim_name, get_pvc
+from ....api.storage import contains_access_mode
+from ..storage_listers import NotFoundError, StorageListers, claim_name
 
 NAME = VOLUME_RESTRICTIONS
 
@@ -158,6 +154,7 @@ def get_pre_filter_state(cycle_state: CycleState) -> tuple[Optional[PreFilterSta
 class VolumeRestrictions:
     def __init__(self, handle: Any) -> None:
         self.shared_lister = handle.snapshot_shared_lister()
+        self.pvc_lister = StorageListers(handle.object_lister())
 
     @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).Name", 95, 97)
     def name(self) -> str:
@@ -216,16 +213,17 @@ class VolumeRestrictions:
     def read_write_once_pod_pvcs_for_pod(self, pod: Pod) -> set[str]:
         """The names of the pod's claims with the ReadWriteOncePod access mode.
 
-        Raises NotFoundError for a claim that does not exist (every claim, here).
+        Raises NotFoundError for a claim that does not exist.
         """
         pvcs: set[str] = set()
         for volume in pod.spec.volumes:
             name = claim_name(volume)
             if name is None:
                 continue
-            # Never returns: claims are not modelled (reading the found claim's
-            # access modes for ReadWriteOncePod is not ported).
-            get_pvc(pod.metadata.namespace, name)
+            pvc = self.pvc_lister.get_pvc(pod.metadata.namespace, name)
+            if not contains_access_mode(pvc.spec.access_modes, READ_WRITE_ONCE_POD):
+                continue
+            pvcs.add(pvc.metadata.name)
         return pvcs
 
     @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "(*VolumeRestrictions).Filter", 306, 315)

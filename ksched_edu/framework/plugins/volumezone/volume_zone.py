@@ -5,29 +5,24 @@ PersistentVolumes its claims are bound to: PreFilter collects the bound
 volumes' topology labels, Filter rejects a node whose zone or region label is
 not among them. A pod without claim volumes is skipped at PreFilter; a node
 without any topology label always passes.
-
-Deviations:
-- PersistentVolumeClaims, PersistentVolumes and StorageClasses are not
-  modelled (see ``storage_listers``): a pod with a claim volume is rejected at
-  PreFilter with ``persistentvolumeclaim "<name>" not found``
-  (UnschedulableAndUnresolvable), as upstream does for a missing claim. What
-  follows a found claim (its bound volume, the StorageClass binding mode, the
-  volume's zone labels parsed by ``LabelZonesToSet``) is not ported; Filter
-  works on whatever topologies PreFilter recorded.
+A claim not yet bound whose StorageClass binds WaitForFirstConsumer is
+skipped (VolumeBinding places its volume); a missing claim, volume or class
+is UnschedulableAndUnresolvable.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ....anchors import ports
+from ....anchors import SCHEDULER_PLUGINS, ports
+from ....api.storage import VOLUME_BINDING_WAIT_FOR_FIRST_CONSUMER, get_persistent_volume_claim_class
 from ....api.types import Pod
 from ...cycle_state import CycleState, StateNotFoundError
 from ...interface import Code, PreFilterResult, Status, is_success, new_status
 from ...types import (NODE, PERSISTENT_VOLUME, PERSISTENT_VOLUME_CLAIM, STORAGE_CLASS, ActionType, ClusterEvent,
                       ClusterEventWithHint, NodeInfo)
 from ..names import VOLUME_ZONE
-from ..storage_listers import NotFoundError, claim_name, get_pvc
+from ..storage_listers import NotFoundError, StorageListers, claim_name
 
 NAME = VOLUME_ZONE
 
@@ -41,6 +36,9 @@ LABEL_FAILURE_DOMAIN_BETA_ZONE = "failure-domain.beta.kubernetes.io/zone"
 LABEL_FAILURE_DOMAIN_BETA_REGION = "failure-domain.beta.kubernetes.io/region"
 LABEL_TOPOLOGY_ZONE = "topology.kubernetes.io/zone"
 LABEL_TOPOLOGY_REGION = "topology.kubernetes.io/region"
+
+# k8s.io/cloud-provider/volume: the delimiter of a multi-zone label value.
+LABEL_MULTI_ZONE_DELIMITER = "__"
 
 TOPOLOGY_LABELS = [
     LABEL_FAILURE_DOMAIN_BETA_ZONE,
@@ -79,6 +77,19 @@ def translate_to_ga_label(label: str) -> str:
     return label
 
 
+@ports("vendor/k8s.io/cloud-provider/volume/helpers/zones.go", "LabelZonesToSet", 33, 35, repo=SCHEDULER_PLUGINS)
+def label_zones_to_set(label_zones_value: str) -> set[str]:
+    """The zones of a volume's label value (``a__b``); raises ValueError on an empty entry."""
+    zones: set[str] = set()
+    for zone in label_zones_value.split(LABEL_MULTI_ZONE_DELIMITER):
+        trimmed = zone.strip()
+        if not trimmed:
+            raise ValueError(f'"{LABEL_MULTI_ZONE_DELIMITER}" separated list ("{label_zones_value}") '
+                             "must not contain an empty string")
+        zones.add(trimmed)
+    return zones
+
+
 @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "getErrorAsStatus", 265, 273)
 def get_error_as_status(err: Exception) -> Status:
     """A missing object is UnschedulableAndUnresolvable; any other error is an Error."""
@@ -102,6 +113,8 @@ def get_state_data(cs: CycleState) -> tuple[Optional[StateData], Optional[str]]:
 class VolumeZone:
     def __init__(self, handle: Any) -> None:
         self.handle = handle
+        # upstream: pvLister, pvcLister and scLister of the informer factory.
+        self.listers = StorageListers(handle.object_lister())
 
     @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).Name", 97, 99)
     def name(self) -> str:
@@ -128,11 +141,42 @@ class VolumeZone:
             if pvc_name == "":
                 return [], new_status(Code.UnschedulableAndUnresolvable, "PersistentVolumeClaim had no name")
             try:
-                # Never returns: claims are not modelled (the bound volume, the
-                # StorageClass binding mode and the volume's zone labels are not ported).
-                get_pvc(pod.metadata.namespace, pvc_name)
+                pvc = self.listers.get_pvc(pod.metadata.namespace, pvc_name)
             except NotFoundError as err:
                 return [], get_error_as_status(err)
+
+            pv_name = pvc.spec.volume_name
+            if pv_name == "":
+                sc_name = get_persistent_volume_claim_class(pvc)
+                if not sc_name:
+                    return [], new_status(Code.UnschedulableAndUnresolvable,
+                                          "PersistentVolumeClaim had no pv name and storageClass name")
+                try:
+                    cls = self.listers.get_storage_class(sc_name)
+                except NotFoundError as err:
+                    return [], get_error_as_status(err)
+                if cls.volume_binding_mode is None:
+                    return [], new_status(Code.UnschedulableAndUnresolvable,
+                                          f'VolumeBindingMode not set for StorageClass "{sc_name}"')
+                if cls.volume_binding_mode == VOLUME_BINDING_WAIT_FOR_FIRST_CONSUMER:
+                    # Unbound volumes are skipped.
+                    continue
+                return [], new_status(Code.UnschedulableAndUnresolvable, "PersistentVolume had no name")
+
+            try:
+                pv = self.listers.get_pv(pv_name)
+            except NotFoundError as err:
+                return [], get_error_as_status(err)
+
+            for key in TOPOLOGY_LABELS:
+                value = pv.metadata.labels.get(key)
+                if value is None:
+                    continue
+                try:
+                    volume_v_set = label_zones_to_set(value)
+                except ValueError:
+                    continue  # upstream: logged, the label is ignored
+                pod_pv_topologies.append(PVTopology(pv.metadata.name, key, volume_v_set))
         return pod_pv_topologies, None
 
     @ports("pkg/scheduler/framework/plugins/volumezone/volume_zone.go", "(*VolumeZone).PreFilterExtensions", 183, 185)

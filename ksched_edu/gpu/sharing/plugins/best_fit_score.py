@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, NodeScore, Status, new_status
@@ -25,14 +26,17 @@ NAME = "BestFitScore"
 WEIGHTS = (0.5, 0.5)  # CPU, GPU
 
 
+@ports("pkg/simulator/plugin/best_fit_score.go", "BestFitScorePlugin", 17, 19, repo=FGD_SIMULATOR)
 class BestFitScorePlugin:
     def __init__(self, handle: Any, ctx: SharingContext) -> None:
         self.handle = handle
         self.ctx = ctx
 
+    @ports("pkg/simulator/plugin/best_fit_score.go", "(*BestFitScorePlugin).Name", 29, 31, repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/best_fit_score.go", "(*BestFitScorePlugin).Score", 33, 53, repo=FGD_SIMULATOR)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         node_res = get_node_resource_via_handle_and_name(self.handle, node_name, self.ctx.node_resources)
         if node_res is None:
@@ -49,13 +53,17 @@ class BestFitScorePlugin:
                             "should not happen\n")
         return score, None
 
+    @ports("pkg/simulator/plugin/best_fit_score.go", "(*BestFitScorePlugin).ScoreExtensions", 55, 57,
+           repo=FGD_SIMULATOR)
     def score_extensions(self) -> "BestFitScorePlugin":
         return self
 
+    @ports("pkg/simulator/plugin/best_fit_score.go", "(*BestFitScorePlugin).NormalizeScore", 59, 61, repo=FGD_SIMULATOR)
     def normalize_score(self, state: CycleState, pod: Pod, scores: list[NodeScore]) -> Optional[Status]:
         return normalize_score(scores)
 
 
+@ports("pkg/simulator/plugin/best_fit_score.go", "getBestFitScore", 66, 97, repo=FGD_SIMULATOR)
 def get_best_fit_score(node_res: NodeResource, pod_res: PodResource) -> int:
     """``(1 - weighted leftover) * 100`` (higher is a tighter fit); -1 when the pod does not fit."""
     free = node_res.to_resource_vec()
@@ -69,5 +77,6 @@ def get_best_fit_score(node_res: NodeResource, pod_res: PodResource) -> int:
     return int((1.0 - score) * float(MAX_NODE_SCORE))
 
 
+@ports("pkg/simulator/plugin/best_fit_score.go", "NewBestFitScorePlugin", 23, 27, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> BestFitScorePlugin:
     return BestFitScorePlugin(handle, ctx)

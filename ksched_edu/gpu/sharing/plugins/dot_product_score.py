@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, Status, new_status
@@ -26,15 +27,18 @@ from .plugin_utils import SharingContext
 NAME = "DotProductScore"
 
 
+@ports("pkg/simulator/plugin/dot_product_score.go", "DotProductScorePlugin", 20, 23, repo=FGD_SIMULATOR)
 class DotProductScorePlugin:
     def __init__(self, args: GpuPluginArgs, handle: Any, ctx: SharingContext) -> None:
         self.cfg = args
         self.handle = handle
         self.ctx = ctx
 
+    @ports("pkg/simulator/plugin/dot_product_score.go", "(*DotProductScorePlugin).Name", 41, 43, repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/dot_product_score.go", "(*DotProductScorePlugin).Score", 45, 58, repo=FGD_SIMULATOR)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         node_res = get_node_resource_via_handle_and_name(self.handle, node_name, self.ctx.node_resources)
         if node_res is None:
@@ -43,10 +47,13 @@ class DotProductScorePlugin:
         score, _ = calculate_dot_product_score(node_res, pod_res, self.cfg)
         return score, None
 
+    @ports("pkg/simulator/plugin/dot_product_score.go", "(*DotProductScorePlugin).ScoreExtensions", 60, 62,
+           repo=FGD_SIMULATOR)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/simulator/plugin/dot_product_score.go", "calculateDotProductScore", 64, 100, repo=FGD_SIMULATOR)
 def calculate_dot_product_score(node_res: NodeResource, pod_res: PodResource,
                                 cfg: GpuPluginArgs) -> tuple[int, str]:
     """(score, GPU ids of the best virtual node); (0, "") when no virtual node fits."""
@@ -72,11 +79,13 @@ def calculate_dot_product_score(node_res: NodeResource, pod_res: PodResource,
     return int(float(MAX_NODE_SCORE) * score), gpu_id
 
 
+@ports("pkg/simulator/plugin/dot_product_score.go", "allocateGpuIdBasedOnDotProduct", 102, 107, repo=FGD_SIMULATOR)
 def allocate_gpu_id_based_on_dot_product(node_res: NodeResource, pod_res: PodResource, cfg: GpuPluginArgs,
                                          _typical_pods: TargetPodList) -> str:
     return calculate_dot_product_score(node_res, pod_res, cfg)[1]
 
 
+@ports("pkg/simulator/plugin/dot_product_score.go", "NewDotProductScorePlugin", 27, 39, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> DotProductScorePlugin:
     plugin = DotProductScorePlugin(decode_args(args, GpuPluginArgs), handle, ctx)
     ctx.allocate_gpu_id_func[NAME] = allocate_gpu_id_based_on_dot_product

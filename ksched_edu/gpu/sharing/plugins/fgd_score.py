@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, plumbing, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, Status, new_status
@@ -37,6 +38,7 @@ NAME = "FGDScore"
 MAX_MEMO_ENTRIES = 200_000
 
 
+@ports("pkg/simulator/plugin/fgd_score.go", "FGDScorePlugin", 18, 21, repo=FGD_SIMULATOR)
 class FGDScorePlugin:
     def __init__(self, handle: Any, ctx: SharingContext) -> None:
         self.handle = handle
@@ -44,9 +46,11 @@ class FGDScorePlugin:
         self.memo: dict[tuple[NodeResourceFlat, int, PodResource], int] = ctx.score_memo(NAME)
         self._flat: dict[str, tuple[NodeResource, NodeResourceFlat]] = {}  # node -> its last state and key
 
+    @ports("pkg/simulator/plugin/fgd_score.go", "(*FGDScorePlugin).Name", 34, 36, repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/fgd_score.go", "(*FGDScorePlugin).Score", 38, 56, repo=FGD_SIMULATOR)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         if not pod.spec.containers or not any(c.resources.requests for c in pod.spec.containers):
             return MAX_NODE_SCORE, None  # upstream: a pod that requests nothing
@@ -71,11 +75,13 @@ class FGDScorePlugin:
             self.memo[key] = score
         return score, None
 
+    @ports("pkg/simulator/plugin/fgd_score.go", "(*FGDScorePlugin).ScoreExtensions", 58, 60, repo=FGD_SIMULATOR)
     def score_extensions(self) -> None:
         return None
 
 
 @dataclass(frozen=True)
+@plumbing("one placement that calculateGpuShareFragExtendScore weighs, kept as a record")
 class Placement:
     """One way FGD imagines the pod on the node: on which GPU(s), the fragmentation after, the score."""
 
@@ -85,6 +91,7 @@ class Placement:
     score: int  # sigmoid((before - after) / 1000) * 100
 
 
+@ports("pkg/simulator/plugin/fgd_score.go", "calculateGpuShareFragExtendScore", 62, 85, repo=FGD_SIMULATOR)
 def gpu_share_frag_placements(node_res: NodeResource, pod_res: PodResource, typical_pods: TargetPodList,
                               memo: Optional[dict] = None) -> list[Placement]:
     """Every placement FGD weighs: each GPU with room for a shared request, else the pod's whole GPUs."""
@@ -107,6 +114,7 @@ def gpu_share_frag_placements(node_res: NodeResource, pod_res: PodResource, typi
     return [placement(allocate_exclusive_gpu_id(node_res, pod_res), after_res)]
 
 
+@ports("pkg/simulator/plugin/fgd_score.go", "calculateGpuShareFragExtendScore", 62, 85, repo=FGD_SIMULATOR)
 def calculate_gpu_share_frag_extend_score(node_res: NodeResource, pod_res: PodResource,
                                           typical_pods: TargetPodList,
                                           memo: Optional[dict] = None) -> tuple[int, str]:
@@ -118,11 +126,13 @@ def calculate_gpu_share_frag_extend_score(node_res: NodeResource, pod_res: PodRe
     return score, gpu_id
 
 
+@ports("pkg/simulator/plugin/fgd_score.go", "allocateGpuIdBasedOnFGDScore", 87, 90, repo=FGD_SIMULATOR)
 def allocate_gpu_id_based_on_fgd_score(node_res: NodeResource, pod_res: PodResource, _cfg: GpuPluginArgs,
                                        typical_pods: TargetPodList, memo: Optional[dict] = None) -> str:
     return calculate_gpu_share_frag_extend_score(node_res, pod_res, typical_pods, memo)[1]
 
 
+@ports("pkg/simulator/plugin/fgd_score.go", "NewFGDScorePlugin", 25, 32, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> FGDScorePlugin:
     plugin = FGDScorePlugin(handle, ctx)
     ctx.allocate_gpu_id_func[NAME] = lambda n, p, cfg, tp: allocate_gpu_id_based_on_fgd_score(n, p, cfg, tp,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, Status, new_status
@@ -24,14 +25,19 @@ from .plugin_utils import SharingContext
 NAME = "GpuClusteringScore"
 
 
+@ports("pkg/simulator/plugin/gpu_clustering_score.go", "GpuClusteringScorePlugin", 16, 18, repo=FGD_SIMULATOR)
 class GpuClusteringScorePlugin:
     def __init__(self, handle: Any, ctx: SharingContext) -> None:
         self.handle = handle
         self.ctx = ctx
 
+    @ports("pkg/simulator/plugin/gpu_clustering_score.go", "(*GpuClusteringScorePlugin).Name", 28, 30,
+           repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/gpu_clustering_score.go", "(*GpuClusteringScorePlugin).Score", 32, 56,
+           repo=FGD_SIMULATOR)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         node_res = get_node_resource_via_handle_and_name(self.handle, node_name, self.ctx.node_resources)
         pod_res = self.ctx.pod_resources.get(pod)
@@ -42,10 +48,13 @@ class GpuClusteringScorePlugin:
             return MIN_NODE_SCORE, None
         return get_clustering_score(node_res, affinity), None
 
+    @ports("pkg/simulator/plugin/gpu_clustering_score.go", "(*GpuClusteringScorePlugin).ScoreExtensions", 58, 60,
+           repo=FGD_SIMULATOR)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/simulator/plugin/gpu_clustering_score.go", "(*GpuClusteringScorePlugin).Score", 32, 56, repo=FGD_SIMULATOR)
 def get_clustering_score(node_res: NodeResource, affinity: str) -> int:
     """The band of the node for a pod of this affinity, plus up to 25 the less GPU it has left."""
     fill = MAX_NODE_SCORE // 4 * (MAX_SPEC_GPU - node_res.get_total_milli_gpu_left()) // MAX_SPEC_GPU
@@ -58,5 +67,6 @@ def get_clustering_score(node_res: NodeResource, affinity: str) -> int:
     return fill  # (0, 25]: only other kinds
 
 
+@ports("pkg/simulator/plugin/gpu_clustering_score.go", "NewGpuClusteringScorePlugin", 22, 26, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> GpuClusteringScorePlugin:
     return GpuClusteringScorePlugin(handle, ctx)

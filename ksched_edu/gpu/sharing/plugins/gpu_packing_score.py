@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, Code, Status, new_status
@@ -26,14 +27,17 @@ from .plugin_utils import SharingContext
 NAME = "GpuPackingScore"
 
 
+@ports("pkg/simulator/plugin/gpu_packing_score.go", "GpuPackingScorePlugin", 18, 20, repo=FGD_SIMULATOR)
 class GpuPackingScorePlugin:
     def __init__(self, handle: Any, ctx: SharingContext) -> None:
         self.handle = handle
         self.ctx = ctx
 
+    @ports("pkg/simulator/plugin/gpu_packing_score.go", "(*GpuPackingScorePlugin).Name", 31, 33, repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/gpu_packing_score.go", "(*GpuPackingScorePlugin).Score", 35, 61, repo=FGD_SIMULATOR)
     def score(self, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
         pod_res = self.ctx.pod_resources.get(pod)
         if pod_res.milli_gpu <= 0:
@@ -50,10 +54,13 @@ class GpuPackingScorePlugin:
             return MIN_NODE_SCORE, new_status(Code.Error, f"failed to schedule pod({pod.key}) on node({node_name})")
         return score, None
 
+    @ports("pkg/simulator/plugin/gpu_packing_score.go", "(*GpuPackingScorePlugin).ScoreExtensions", 63, 65,
+           repo=FGD_SIMULATOR)
     def score_extensions(self) -> None:
         return None
 
 
+@ports("pkg/simulator/plugin/gpu_packing_score.go", "getPackingScore", 71, 117, repo=FGD_SIMULATOR)
 def get_packing_score(node_res: NodeResource, pod_res: PodResource) -> tuple[int, Optional[str]]:
     """The packing score of the pod on the node (and an error when its GPUs do not fit)."""
     fully_free = node_res.get_fully_free_gpu_num()
@@ -81,5 +88,6 @@ def get_packing_score(node_res: NodeResource, pod_res: PodResource) -> tuple[int
     return max(MAX_NODE_SCORE - free_ratio_on_used // 10, MAX_NODE_SCORE // 2), None
 
 
+@ports("pkg/simulator/plugin/gpu_packing_score.go", "NewGpuPackingScorePlugin", 24, 29, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> GpuPackingScorePlugin:
     return GpuPackingScorePlugin(handle, ctx)

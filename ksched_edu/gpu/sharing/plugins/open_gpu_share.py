@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from ....anchors import FGD_SIMULATOR, ports
 from ....api.types import Pod
 from ....framework.cycle_state import CycleState
 from ....framework.interface import Code, Status, new_status
@@ -34,15 +35,18 @@ from .plugin_utils import SharingContext
 NAME = "Open-Gpu-Share"
 
 
+@ports("pkg/simulator/plugin/open_gpu_share.go", "GpuSharePlugin", 27, 33, repo=FGD_SIMULATOR)
 class GpuSharePlugin:
     def __init__(self, args: OpenGpuShareArgs, handle: Any, ctx: SharingContext) -> None:
         self.cfg = args
         self.handle = handle
         self.ctx = ctx
 
+    @ports("pkg/simulator/plugin/open_gpu_share.go", "(*GpuSharePlugin).Name", 75, 77, repo=FGD_SIMULATOR)
     def name(self) -> str:
         return NAME
 
+    @ports("pkg/simulator/plugin/open_gpu_share.go", "(*GpuSharePlugin).Filter", 81, 110, repo=FGD_SIMULATOR)
     def filter(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         pod_res = self.ctx.pod_resources.get(pod)
         if pod_res.milli_gpu <= 0:  # asks for no GPU
@@ -57,6 +61,7 @@ class GpuSharePlugin:
             return new_status(Code.Unschedulable, "Node:" + node_info.name)
         return None
 
+    @ports("pkg/simulator/plugin/open_gpu_share.go", "(*GpuSharePlugin).Reserve", 165, 190, repo=FGD_SIMULATOR)
     def reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         pod_res = self.ctx.pod_resources.get(pod)
         if pod_res.milli_gpu <= 0:
@@ -74,9 +79,11 @@ class GpuSharePlugin:
             return new_status(Code.Error, str(e))
         return None
 
+    @ports("pkg/simulator/plugin/open_gpu_share.go", "(*GpuSharePlugin).Unreserve", 193, 200, repo=FGD_SIMULATOR)
     def unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         self.ctx.ledger.remove_pod(pod.uid)
 
+    @ports("pkg/simulator/plugin/open_gpu_share.go", "(*GpuSharePlugin).allocateGpuId", 235, 266, repo=FGD_SIMULATOR)
     def allocate_gpu_id(self, pod: Pod, pod_res: PodResource, node_name: str) -> tuple[str, Optional[str]]:
         """The GPU ids for the pod on the node, by ``gpuSelMethod`` (or the ids the pod names)."""
         node_res = get_node_resource_via_handle_and_name(self.handle, node_name, self.ctx.node_resources)
@@ -102,6 +109,7 @@ class GpuSharePlugin:
         return f(node_res, pod_res, self.cfg, self.ctx.typical_pods), None
 
 
+@ports("pkg/simulator/plugin/open_gpu_share.go", "allocateGpuIdBasedOnBestFit", 268, 286, repo=FGD_SIMULATOR)
 def allocate_gpu_id_based_on_best_fit(node_res: NodeResource, pod_res: PodResource, _cfg: GpuPluginArgs,
                                       _typical_pods: TargetPodList) -> str:
     """The GPU with the least room that fits a shared request; the first free GPUs otherwise."""
@@ -114,6 +122,7 @@ def allocate_gpu_id_based_on_best_fit(node_res: NodeResource, pod_res: PodResour
     return allocate_exclusive_gpu_id(node_res, pod_res)
 
 
+@ports("pkg/simulator/plugin/open_gpu_share.go", "allocateGpuIdBasedOnWorstFit", 288, 306, repo=FGD_SIMULATOR)
 def allocate_gpu_id_based_on_worst_fit(node_res: NodeResource, pod_res: PodResource, _cfg: GpuPluginArgs,
                                        _typical_pods: TargetPodList) -> str:
     """The GPU with the most room for a shared request; the first free GPUs otherwise."""
@@ -126,6 +135,7 @@ def allocate_gpu_id_based_on_worst_fit(node_res: NodeResource, pod_res: PodResou
     return allocate_exclusive_gpu_id(node_res, pod_res)
 
 
+@ports("pkg/simulator/plugin/open_gpu_share.go", "allocateGpuIdBasedOnRandomFit", 308, 326, repo=FGD_SIMULATOR)
 def allocate_gpu_id_based_on_random_fit(ctx: SharingContext):  # noqa: ANN201 - returns an AllocateGpuIdFunc
     """A uniformly random GPU that fits a shared request (reservoir sampling); the first free GPUs otherwise."""
 
@@ -144,6 +154,7 @@ def allocate_gpu_id_based_on_random_fit(ctx: SharingContext):  # noqa: ANN201 - 
     return allocate
 
 
+@ports("pkg/simulator/plugin/open_gpu_share.go", "NewGpuSharePlugin", 41, 72, repo=FGD_SIMULATOR)
 def new(args: Any, handle: Any, ctx: SharingContext) -> GpuSharePlugin:
     ctx.allocate_gpu_id_func[SEL_BEST_FIT_GPU] = allocate_gpu_id_based_on_best_fit
     ctx.allocate_gpu_id_func[SEL_WORST_FIT_GPU] = allocate_gpu_id_based_on_worst_fit

@@ -20,6 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from ....anchors import FGD_SIMULATOR, plumbing, ports
 from ....framework.interface import MAX_NODE_SCORE, MIN_NODE_SCORE, NodeScore, Status
 from ..args import GpuPluginArgs
 from ..ledger import GpuLedger
@@ -31,6 +32,8 @@ AllocateGpuIdFunc = Callable[[NodeResource, PodResource, GpuPluginArgs, TargetPo
 
 
 @dataclass
+@plumbing("what the simulator hands its plugins beside the framework handle (the ledger, the typical pods, the "
+          "GPU-selection table), gathered in one object")
 class SharingContext:
     """What the GPU-sharing plugins of one scheduler share."""
 
@@ -48,6 +51,7 @@ class SharingContext:
     def __post_init__(self) -> None:
         self.node_resources = NodeResourceCache(self.ledger)
 
+    @plumbing("replaces the typical pods in place, as the plugins see them through the simulator's pointer")
     def set_typical_pods(self, pods: TargetPodList) -> None:
         """Replace the typical pods (in place, as the simulator's pointer sees it) and drop the memos."""
         self.typical_pods[:] = pods
@@ -55,10 +59,12 @@ class SharingContext:
         for memo in self.score_memos.values():
             memo.clear()
 
+    @plumbing("a memo of scores by node state and pod request")
     def score_memo(self, name: str) -> dict:
         return self.score_memos.setdefault(name, {})
 
 
+@ports("pkg/simulator/plugin/plugin_utils.go", "NormalizeScore", 47, 73, repo=FGD_SIMULATOR)
 def normalize_score(scores: list[NodeScore]) -> Optional[Status]:
     """Map the lowest score to MIN_NODE_SCORE and the highest to MAX_NODE_SCORE (all MIN when equal)."""
     highest = max((s.score for s in scores), default=-(2**63 - 1))
@@ -73,6 +79,7 @@ def normalize_score(scores: list[NodeScore]) -> Optional[Status]:
     return None
 
 
+@ports("pkg/simulator/plugin/plugin_utils.go", "sigmoid", 75, 77, repo=FGD_SIMULATOR)
 def sigmoid(x: float) -> float:
     """1 / (1 + e^-x); 0 where e^-x overflows (Go gives +Inf there)."""
     if -x > 709.0:

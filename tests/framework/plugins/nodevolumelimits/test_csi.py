@@ -1,5 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/nodevolumelimits/csi_test.go (v1.30),
-the rows that need no PersistentVolumeClaim, StorageClass or CSINode object:
+the rows that need no PersistentVolumeClaim, StorageClass or CSINode object (the
+others are in test_csi_claims.py):
 the PreFilter Skip, inline in-tree volumes on a node without a CSINode (not
 migrated, so not counted), missing claims and the attach-limit keys.
 """

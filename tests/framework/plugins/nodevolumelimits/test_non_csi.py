@@ -3,8 +3,7 @@ the inline-volume rows of TestEBSLimits and TestAzureDiskLimits, the
 missing-claim rows, TestGetMaxVols, and the PreFilter Skip of every in-tree
 limit plugin.
 
-Rows that count volumes behind PersistentVolumeClaims are left out: claims,
-volumes and StorageClasses are not modelled.
+The rows that count volumes behind PersistentVolumeClaims are in test_csi_claims.py.
 """
 from __future__ import annotations
 

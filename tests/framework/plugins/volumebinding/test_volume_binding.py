@@ -1,5 +1,6 @@
 """Mirrors pkg/scheduler/framework/plugins/volumebinding/volume_binding_test.go (v1.30),
-the rows that need no PersistentVolumeClaim object ("pod has not pvcs",
+the rows that need no PersistentVolumeClaim object (the others are in
+test_volume_binding_table.py) ("pod has not pvcs",
 "pvc not found", a generic ephemeral volume whose claim is not created yet), and
 the whole cycle a claim-free pod goes through: PreFilter Skip, PreScore Skip,
 Reserve, PreBind, Unreserve.

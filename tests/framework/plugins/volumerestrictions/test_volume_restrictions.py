@@ -3,8 +3,8 @@ TestGCEDiskConflicts, TestAWSDiskConflicts, TestRBDDiskConflicts,
 TestISCSIDiskConflicts and TestAccessModeConflicts.
 
 Each conflict case runs PreFilter and then, unless PreFilter skipped the pod (the
-runtime then does not call Filter), Filter. The access-mode cases that need
-PersistentVolumeClaim objects are left out: claims are not modelled.
+runtime then does not call Filter), Filter. The access-mode cases run against
+the scheduler's snapshot of running pods and the claims the informer holds.
 """
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_filter_without_pre_filter_is_an_error():
     assert got == Status.as_status(f'cannot read "{PRE_FILTER_STATE_KEY}" from cycleState')
 
 
-# TestAccessModeConflicts, the rows that need no PersistentVolumeClaim object.
+# TestAccessModeConflicts, the rows that need no PersistentVolumeClaim object (the others follow).
 _ACCESS_MODE = [
     ("nothing", make_pod().obj(), (Code.Skip,)),
     ("failed to get PVC",
@@ -123,8 +123,7 @@ def test_a_claim_with_an_inline_disk_still_fails_on_the_claim():
 
 
 def test_add_remove_pod_keep_the_read_write_once_pod_count():
-    # The state a pod with a ReadWriteOncePod claim would carry (claims are not
-    # modelled, so it is written here by hand).
+    # The state a pod with a ReadWriteOncePod claim carries, written here by hand.
     p = new(None, FakeHandle())
     state = CycleState()
     s = PreFilterState({"rwop"}, 0)
@@ -151,3 +150,43 @@ def test_extensions_and_events():
         ClusterEvent(NODE, ActionType.Add),
         ClusterEvent(PERSISTENT_VOLUME_CLAIM, ActionType.Add | ActionType.Update),
     ]
+
+
+# TestAccessModeConflicts, the rows with claims: a ReadWriteOncePod claim already used by a
+# scheduled pod makes every node fail; other access modes never conflict.
+def _rwop_rows():
+    from tests.framework.plugins.storage_objects import pvc
+    rwop = pvc("claim-with-rwop", "", bound_pv="pv-1", modes=("ReadWriteOncePod",))
+    rwop2 = pvc("claim-with-rwop-2", "", bound_pv="pv-2", modes=("ReadWriteOncePod",))
+    rwo = pvc("claim-with-rwo", "", bound_pv="pv-3")
+    in_use = make_pod().namespace("default").name("pod-using").node("node-1").pvc("claim-with-rwop").obj()
+    in_use_2 = make_pod().namespace("default").name("pod-using-2").node("node-1").pvc("claim-with-rwop-2").obj()
+    new_pod = make_pod().namespace("default").name("pod-with-rwop").pvc("claim-with-rwop").obj()
+    two = make_pod().namespace("default").name("two").pvc("claim-with-rwop").pvc("claim-with-rwop-2").obj()
+    rwo_pod = make_pod().namespace("default").name("pod-rwo").pvc("claim-with-rwo").obj()
+    conflict = (Code.Unschedulable,
+                "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode")
+    claims = [rwop, rwop2, rwo]
+    return [
+        # No scheduled user: nothing to check, PreFilter skips the plugin.
+        ("no access mode conflict", new_pod, [], claims, (Code.Skip,)),
+        ("access mode conflict, unschedulable", new_pod, [in_use], claims, conflict),
+        ("two conflicts", two, [in_use, in_use_2], claims, conflict),
+        ("another claim's user does not conflict", new_pod, [in_use_2], claims, (Code.Skip,)),
+        ("ReadWriteOnce claims do not count", rwo_pod, [in_use], claims, (Code.Skip,)),
+    ]
+
+
+@pytest.mark.parametrize("name,pod,existing,claims,want", _rwop_rows(), ids=[r[0] for r in _rwop_rows()])
+def test_access_mode_conflicts_with_claims(name, pod, existing, claims, want):
+    node = make_node().name("node-1").obj()
+    p = new(None, FakeHandle(pods=existing, nodes=[node], objects=claims))
+    state = CycleState()
+    _, got = p.pre_filter(state, pod)
+    if got is not None:
+        assert (got.code, *got.get_reasons()) == want
+        return
+    node_info = NodeInfo(*existing)
+    node_info.set_node(node)
+    got = p.filter(state, pod, node_info)
+    assert (None if got is None else (got.code, *got.get_reasons())) == want

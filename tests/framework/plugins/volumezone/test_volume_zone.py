@@ -1,7 +1,7 @@
 """Mirrors pkg/scheduler/framework/plugins/volumezone/volume_zone_test.go (v1.30).
 
-PersistentVolumeClaims and PersistentVolumes are not modelled, so the PreFilter
-rows check the Skip and the missing-claim answers, and the Filter rows of
+The PreFilter rows here check the Skip and the missing-claim answers (the rows
+with claims and volumes are in test_volume_zone_claims.py), and the Filter rows of
 TestSingleZone / TestMultiZone start from the topologies PreFilter would have
 recorded for each upstream volume (Vol_1, Vol_Stable_3, ...).
 """

@@ -1,0 +1,490 @@
+"""The checks of chapters 06 to 10, each against a table of the answers a learner might give.
+
+Every check has its table: the right answer(s) print ✔; each common wrong
+answer (a wrong value, a wrong type, off by one, an unanswered ``None`` or
+``...``, a function that raises NotImplementedError or never returns, a
+plugin that returns an Error) prints ✘ with a hint, and the row names a
+word the hint must contain. A check must return its verdict, print exactly
+one line and never raise. Rows marked ``short`` lower the wall-clock limit
+of ``ksched_edu.exercises.core`` so that an endless loop ends fast.
+"""
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, NamedTuple, Optional
+
+import pytest
+
+from ksched_edu import exercises
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+from ksched_edu.framework.interface import Code, Status, new_status
+from ksched_edu.framework.preemption import (CRITERION_MIN_HIGHEST_PRIORITY, CRITERION_MIN_NUM_PODS,
+                                             CRITERION_MIN_PDB_VIOLATIONS, CRITERION_MIN_SUM_PRIORITIES)
+
+# The wall-clock limit a ``short`` row gives the learner's code.
+SHORT_LIMIT = 1.0
+
+
+class Row(NamedTuple):
+    id: str
+    args: tuple
+    passes: bool
+    hint: Optional[str] = None  # a word the hint must contain (a failing row)
+    says: Optional[str] = None  # a word the verdict must contain, anywhere
+    short: bool = False  # lower the wall-clock limit for this row
+
+
+def endless(*args: Any) -> Any:
+    while True:
+        pass
+
+
+def not_written(*args: Any) -> Any:
+    raise NotImplementedError("your code here")
+
+
+# --- chapter 06 ----------------------------------------------------------------------------
+
+NODES_USED = [
+    Row("right", ({"default-scheduler": 4, "binpacking": 3},), True, says="two pods each"),
+    Row("the 500m answer of section 2", ({"default-scheduler": 4, "binpacking": 1},), False, "1500m"),
+    Row("binpacking off by one", ({"default-scheduler": 4, "binpacking": 2},), False, "MostAllocated"),
+    Row("default-scheduler packs", ({"default-scheduler": 3, "binpacking": 3},), False, "LeastAllocated"),
+    Row("default-scheduler off by one", ({"default-scheduler": 5, "binpacking": 3},), False, "four nodes"),
+    Row("a number as a string", ({"default-scheduler": "4", "binpacking": 3},), False, "whole numbers"),
+    Row("a profile missing", ({"default-scheduler": 4},), False, "binpacking"),
+    Row("a list, not a dict", ([4, 3],), False, "binpacking"),
+    Row("None", (None,), False, "binpacking"),
+    Row("...", (...,), False, "binpacking"),
+]
+
+RTCR_YAML = """
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+- schedulerName: packer
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: RequestedToCapacityRatio
+        requestedToCapacityRatio:
+          shape:
+          - {utilization: 0, score: 0}
+          - {utilization: 100, score: 10}
+"""
+RTCR_FALLING = RTCR_YAML.replace("{utilization: 0, score: 0}", "{utilization: 0, score: 10}").replace(
+    "{utilization: 100, score: 10}", "{utilization: 100, score: 0}")
+RTCR_BOTH = RTCR_YAML.replace("- schedulerName: default-scheduler\n", """- schedulerName: default-scheduler
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: RequestedToCapacityRatio
+        requestedToCapacityRatio:
+          shape:
+          - {utilization: 0, score: 0}
+          - {utilization: 100, score: 10}
+""")
+RTCR_WALKTHROUGH = RTCR_YAML + """  plugins:
+    queueSort:
+      enabled:
+      - name: Coscheduling
+"""
+RTCR_UNKNOWN_PLUGIN = RTCR_YAML + """  plugins:
+    score:
+      enabled:
+      - name: PackHarder
+"""
+
+PACKER = [
+    Row("right", (RTCR_YAML,), True, says="RequestedToCapacityRatio"),
+    Row("MostAllocated, as binpacking", (RTCR_YAML.replace("type: RequestedToCapacityRatio", "type: MostAllocated"),),
+        False, "RequestedToCapacityRatio"),
+    Row("LeastAllocated", (RTCR_YAML.replace("type: RequestedToCapacityRatio", "type: LeastAllocated"),), False,
+        "RequestedToCapacityRatio"),
+    Row("a falling shape spreads", (RTCR_FALLING,), False, "rise with utilization"),
+    Row("both profiles pack", (RTCR_BOTH,), False, "packer profile only"),
+    Row("another profile name", (RTCR_YAML.replace("packer", "pack"),), False, "packer"),
+    Row("refused like the walkthrough", (RTCR_WALKTHROUGH,), False, "two-profiles.yaml", says="queueSort"),
+    Row("a score above 10 (refused when the plugin is built)", (RTCR_YAML.replace("score: 10}", "score: 11}"),),
+        False, "from 0 to 10", says="not in valid range"),
+    Row("a plugin the registry lacks", (RTCR_UNKNOWN_PLUGIN,), False, "plugin names"),
+    Row("not YAML", ("profiles: [",), False, "two-profiles.yaml"),
+    Row("a dict, not a YAML string", ({"profiles": []},), False, "YAML string"),
+    Row("None", (None,), False, "YAML"),
+    Row("...", (...,), False, "YAML"),
+]
+
+PERMIT_ONLY, COSCHEDULING = "coscheduling-permit-only.yaml", "coscheduling.yaml"
+GPUS_HELD = [
+    Row("right", ({PERMIT_ONLY: 6, COSCHEDULING: 0},), True, says="minMember 7"),
+    Row("within 10% of the quorum", ({PERMIT_ONLY: 6, COSCHEDULING: 6},), False, "10%"),
+    Row("nothing waits", ({PERMIT_ONLY: 0, COSCHEDULING: 0},), False, "timeout"),
+    Row("off by one: seven held", ({PERMIT_ONLY: 7, COSCHEDULING: 0},), False, "six members fit"),
+    Row("a number as a string", ({PERMIT_ONLY: "6", COSCHEDULING: 0},), False, "whole numbers"),
+    Row("a configuration missing", ({PERMIT_ONLY: 6},), False, COSCHEDULING),
+    Row("None", (None,), False, COSCHEDULING),
+    Row("...", (...,), False, COSCHEDULING),
+]
+
+LARGEST_MIN_MEMBER = [
+    Row("right", (6,), True),
+    Row("one too small", (5,), False, "largest"),
+    Row("one too large", (7,), False, "notebook pod holds two"),
+    Row("every member", (8,), False, "notebook pod holds two"),
+    Row("zero", (0,), False, "at least 1"),
+    Row("negative", (-1,), False, "at least 1"),
+    Row("a string", ("6",), False, "whole number"),
+    Row("a float", (6.0,), False, "whole number"),
+    Row("a bool", (True,), False, "whole number"),
+    Row("None", (None,), False, "whole number"),
+    Row("...", (...,), False, "whole number"),
+]
+
+# --- chapter 07 ----------------------------------------------------------------------------
+
+NUM_CANDIDATES = [
+    Row("right", ({30: 30, 100: 40, 1000: 250},), True, says="25%"),
+    Row("right, with another count", ({30: 30, 100: 40, 1000: 250, 4000: 1000},), True),
+    Row("the default args", ({30: 30, 100: 100, 1000: 100},), False, "default args"),
+    Row("25 percent of a small cluster", ({30: 7, 100: 40, 1000: 250},), False, "40"),
+    Row("more than the nodes", ({30: 40, 100: 40, 1000: 250},), False, "never more"),
+    Row("the minimum on a big cluster", ({30: 30, 100: 40, 1000: 40},), False, "25%"),
+    Row("off by one", ({30: 30, 100: 40, 1000: 251},), False, "25%"),
+    Row("a count missing", ({30: 30, 100: 40},), False, "1000"),
+    Row("a string key", ({"30": 30, 100: 40, 1000: 250},), False, "ints"),
+    Row("a string value", ({30: "30", 100: 40, 1000: 250},), False, "whole numbers"),
+    Row("None", (None,), False, "dict"),
+    Row("...", (...,), False, "dict"),
+]
+
+RIGHT_DROPS = {"n1": CRITERION_MIN_HIGHEST_PRIORITY, "n4": CRITERION_MIN_HIGHEST_PRIORITY,
+               "n2": CRITERION_MIN_SUM_PRIORITIES}
+DROPPED_BY = [
+    Row("right", (RIGHT_DROPS,), True, says="db-0"),
+    Row("the chapter's answer: n1 at PDB violations", ({**RIGHT_DROPS, "n1": CRITERION_MIN_PDB_VIOLATIONS},), False,
+        "one disruption"),
+    Row("n2 at fewest victims", ({**RIGHT_DROPS, "n2": CRITERION_MIN_NUM_PODS},), False, "in order"),
+    Row("n4 one rule late", ({**RIGHT_DROPS, "n4": CRITERION_MIN_SUM_PRIORITIES},), False, "in order"),
+    Row("the winner listed", ({**RIGHT_DROPS, "n3": CRITERION_MIN_NUM_PODS},), False, "nominated node"),
+    Row("a node missing", ({"n4": CRITERION_MIN_HIGHEST_PRIORITY},), False, "every"),
+    Row("n5 is no candidate", ({**RIGHT_DROPS, "n5": CRITERION_MIN_NUM_PODS},), False, "n5"),
+    Row("a rule of its own words", ({**RIGHT_DROPS, "n2": "sum"},), False, "CRITERION_"),
+    Row("None", (None,), False, "dict"),
+    Row("...", (...,), False, "dict"),
+]
+
+
+def set_priority(name: str, priority: Any) -> Callable[[Any], None]:
+    def change(cluster: Any) -> None:
+        for pod in cluster.running_pods:
+            if pod.metadata.name == name:
+                pod.spec.priority = priority
+    return change
+
+
+def returns_a_copy(cluster: Any) -> Any:
+    import copy
+
+    changed = copy.deepcopy(cluster)
+    set_priority("scratch-c", 100)(changed)
+    return changed
+
+
+def change_class_name(cluster: Any) -> None:
+    for pod in cluster.running_pods:
+        if pod.metadata.name == "scratch-c":
+            pod.spec.priority_class_name = "batch"
+
+
+def move_a_pod(cluster: Any) -> None:
+    for pod in cluster.running_pods:
+        if pod.metadata.name == "batch-c":
+            pod.spec.node_name = "n1"
+
+
+def lower_the_preemptor(cluster: Any) -> None:
+    cluster.pending_pods[0].spec.priority = 5
+
+
+def crashes(cluster: Any) -> None:
+    cluster.nodes[9].metadata.name = "n9"
+
+
+MAKE_N2_WIN = [
+    Row("scratch-c as important as a batch pod", (set_priority("scratch-c", 100),), True, says="nominates n2"),
+    Row("a changed copy returned", (returns_a_copy,), True),
+    Row("off by one: scratch-c as important as scratch-a", (set_priority("scratch-c", 10),), False, "n3's victim"),
+    Row("n2's victims made more important", (set_priority("scratch-a", 100),), False, "n3's victim"),
+    Row("only the class name changed", (change_class_name,), False, "spec.priority"),
+    Row("a priority as a string", (set_priority("scratch-c", "100"),), False, "int"),
+    Row("returns something else", (lambda cluster: 42,), False, "return nothing"),
+    Row("a pod moved", (move_a_pod,), False, "priorities"),
+    Row("the preemptor lowered", (lower_the_preemptor,), False, "priorities"),
+    Row("crashes", (crashes,), False, "objects in `cluster`", says="IndexError"),
+    Row("not written", (not_written,), False, "spec.priority"),
+    Row("never returns", (endless,), False, "objects in `cluster`", says="never ends", short=True),
+    Row("None", (None,), False, "make_n2_win"),
+    Row("...", (...,), False, "make_n2_win"),
+]
+
+# --- chapter 08 ----------------------------------------------------------------------------
+
+BEST_PAIR = [
+    Row("right", ((4, 7),), True, says="4 and 7"),
+    Row("right, as a list in another order", ([7, 4],), True),
+    Row("the idle DGX-1's pair", ((0, 3),), False, "free GPUs"),
+    Row("NV2 across the sockets", ((1, 5),), False, "NUMA"),
+    Row("NV2, higher ids", ((5, 6),), False, "lowest ids"),
+    Row("NV1", ((1, 3),), False, "fastest"),
+    Row("off by one: no GPU 8", ((4, 8),), False, "0 to 7"),
+    Row("one GPU", ((4,),), False, "nvidia.com/gpu: 2"),
+    Row("a string", ("4,7",), False, "two whole numbers"),
+    Row("None", (None,), False, "pair"),
+    Row("...", (...,), False, "pair"),
+]
+
+MIN_BW, CONSTRAINT = "gpu.ksched-edu.io/min-bandwidth", "gpu.ksched-edu.io/constraint"
+FAST_LINKS = [
+    Row("right: 100 GB/s", ({MIN_BW: "100"},), True),
+    Row("right: 300 GB/s", ({MIN_BW: "300"},), True),
+    Row("NVLink lets the DGX-1 in", ({CONSTRAINT: "nvlink"},), False, "minimum bandwidth"),
+    Row("too fast for the A100", ({MIN_BW: "400"},), False, "at or below 300"),
+    Row("off by one above the A100", ({MIN_BW: "301"},), False, "at or below 300"),
+    Row("a key the plugin does not read", ({"gpu.ksched-edu.io/speed": "fast"},), False, "minimum bandwidth"),
+    Row("not a number of GB/s", ({MIN_BW: "fast"},), False, "the keys are"),
+    Row("a constraint that does not exist", ({CONSTRAINT: "nvswitch"},), False, "the keys are"),
+    Row("a list, not a dict", ([MIN_BW, "100"],), False, "dict"),
+    Row("None", (None,), False, "dict"),
+    Row("...", (...,), False, "dict"),
+]
+
+IDLE_GPUS = [
+    Row("right", (8,), True, says="4 GPUs free on every node"),
+    Row("the chapter's run, job-7 waiting", (12,), False, "Spread panel"),
+    Row("off by one below", (7,), False, "does it fit"),
+    Row("off by one above", (9,), False, "does it fit"),
+    Row("24 less the 20 GPUs of section 6", (4,), False, "job-7 now for 4"),
+    Row("a string", ("8",), False, "whole number"),
+    Row("None", (None,), False, "whole number"),
+    Row("...", (...,), False, "whole number"),
+]
+
+# --- chapter 09 ----------------------------------------------------------------------------
+
+FRAG_AMOUNT = [
+    Row("right", (650,), True, says="1700"),
+    Row("right, as a float", (650.0,), True),
+    Row("the node before the pod", (850,), False, "1700 idle"),
+    Row("all the idle GPU", (1700,), False, "not the whole node"),
+    Row("off by one", (651,), False, "frequency"),
+    Row("a string", ("650",), False, "number"),
+    Row("a bool", (True,), False, "number"),
+    Row("None", (None,), False, "frag_amount"),
+    Row("...", (...,), False, "frag_amount"),
+]
+
+FGD_CHOICE = [
+    Row("right", ("1",), True),
+    Row("right, as an int", (1,), True),
+    Row("the tightest fit", ("0",), False, "500m"),
+    Row("off by one: no GPU 2", ("2",), False, "500m"),
+    Row("None", (None,), False, "gpu ="),
+    Row("...", (...,), False, "gpu ="),
+]
+
+
+def best_fit(gpus_left: list, milli: int) -> str:
+    chosen = ""
+    for i, left in enumerate(gpus_left):
+        if left >= milli and (chosen == "" or left < gpus_left[int(chosen)]):
+            chosen = str(i)
+    return chosen
+
+
+def worst_fit(gpus_left: list, milli: int) -> str:
+    fits = [i for i, left in enumerate(gpus_left) if left >= milli]
+    return str(max(fits, key=lambda i: (gpus_left[i], -i))) if fits else ""
+
+
+def last_on_a_tie(gpus_left: list, milli: int) -> str:
+    chosen = ""
+    for i, left in enumerate(gpus_left):
+        if left >= milli and (chosen == "" or left <= gpus_left[int(chosen)]):
+            chosen = str(i)
+    return chosen
+
+
+def none_when_full(gpus_left: list, milli: int) -> Optional[str]:
+    return best_fit(gpus_left, milli) or None
+
+
+def off_by_one(gpus_left: list, milli: int) -> str:
+    found = best_fit(gpus_left, milli)
+    return str(int(found) + 1) if found else ""
+
+
+def as_int(gpus_left: list, milli: int) -> Any:
+    found = best_fit(gpus_left, milli)
+    return int(found) if found else ""
+
+
+def crashes_on_empty(gpus_left: list, milli: int) -> str:
+    return str(min((left, i) for i, left in enumerate(gpus_left) if left >= milli)[1])
+
+
+GPU_SELECTION = [
+    Row("right", (best_fit,), True),
+    Row("an int index (compared as a string)", (as_int,), True),
+    Row("worst fit", (worst_fit,), False, "least milli"),
+    Row("the last on a tie", (last_on_a_tie,), False, "first one on a tie"),
+    Row("None when no GPU has room", (none_when_full,), False, '"" when no GPU'),
+    Row("off by one", (off_by_one,), False, "least milli"),
+    Row("crashes when no GPU has room", (crashes_on_empty,), False, "enumerate", says="ValueError"),
+    Row("not written", (not_written,), False, "string"),
+    Row("never returns", (endless,), False, "enumerate", says="never ends", short=True),
+    Row("not a function", (5,), False, "best_fit_gpu"),
+    Row("None", (None,), False, "best_fit_gpu"),
+    Row("...", (...,), False, "best_fit_gpu"),
+]
+
+# --- chapter 10 ----------------------------------------------------------------------------
+
+
+class AvoidZone:
+    def __init__(self, zone: str = "zone-c", reason: str = "node is in an avoided zone") -> None:
+        self.zone, self.reason = zone, reason
+
+    def name(self) -> str:
+        return "AvoidZone"
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        if node_info.node().metadata.labels.get("topology.kubernetes.io/zone") == self.zone:
+            return new_status(Code.Unschedulable, self.reason)
+        return None
+
+
+class AvoidEverything(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return new_status(Code.Unschedulable, self.reason)
+
+
+class AvoidStub(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        raise NotImplementedError("your code here")
+
+
+class AvoidWithError(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return Status(Code.Error, ["zone lookup failed"])
+
+
+class AvoidEndless(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return endless()
+
+
+class AvoidReturnsText(AvoidZone):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return "zone-c" if node_info.node().metadata.labels.get("topology.kubernetes.io/zone") == "zone-c" else None
+
+
+class AvoidMisnamed(AvoidZone):
+    def name(self) -> str:
+        return "Avoid"
+
+
+class AvoidNameStub(AvoidZone):
+    def name(self) -> str:
+        raise NotImplementedError("your code here")
+
+
+class NoFilter:
+    def name(self) -> str:
+        return "AvoidZone"
+
+
+def factory(cls: type, *args: Any) -> Callable[[Any, Any], Any]:
+    return lambda plugin_args, handle: cls(*args)
+
+
+AVOID_ZONE = [
+    Row("right", (factory(AvoidZone),), True, says="zone-a, zone-b"),
+    Row("the wrong zone", (factory(AvoidZone, "zone-b"),), False, "zone-c"),
+    Row("another reason", (factory(AvoidZone, "zone-c", "avoid"),), False, "node is in an avoided zone"),
+    Row("rejects every node", (factory(AvoidEverything),), False, "only nodes"),
+    Row("returns an Error", (factory(AvoidWithError),), False, "Code.Error", says="zone lookup failed"),
+    Row("returns a string", (factory(AvoidReturnsText),), False, "Status"),
+    Row("filter never returns", (factory(AvoidEndless),), False, "Status", says="never ends", short=True),
+    Row("filter not written", (factory(AvoidStub),), False, "Status"),
+    Row("another name", (factory(AvoidMisnamed),), False, "name()"),
+    Row("name() not written", (factory(AvoidNameStub),), False, "name()"),
+    Row("no filter method", (factory(NoFilter),), False, "def filter"),
+    Row("factory not written", (not_written,), False, "AvoidZone"),
+    Row("factory never returns", (endless,), False, "(args, handle)", says="never ends", short=True),
+    Row("not a function", ("AvoidZone",), False, "new_avoid_zone"),
+    Row("None", (None,), False, "new_avoid_zone"),
+]
+
+TABLES: dict[str, tuple[str, list[Row]]] = {
+    "check_nodes_used": ("ch06", NODES_USED),
+    "check_packer_profile": ("ch06", PACKER),
+    "check_gpus_held_at_permit": ("ch06", GPUS_HELD),
+    "check_largest_min_member": ("ch06", LARGEST_MIN_MEMBER),
+    "check_num_candidates": ("ch07", NUM_CANDIDATES),
+    "check_dropped_by": ("ch07", DROPPED_BY),
+    "check_make_n2_win": ("ch07", MAKE_N2_WIN),
+    "check_best_pair": ("ch08", BEST_PAIR),
+    "check_fast_links_only": ("ch08", FAST_LINKS),
+    "check_idle_gpus": ("ch08", IDLE_GPUS),
+    "check_frag_amount": ("ch09", FRAG_AMOUNT),
+    "check_fgd_choice": ("ch09", FGD_CHOICE),
+    "check_gpu_selection": ("ch09", GPU_SELECTION),
+    "check_avoid_zone": ("ch10", AVOID_ZONE),
+}
+
+
+def _params() -> list[Any]:
+    return [pytest.param(check, row, id=f"{check}: {row.id}", marks=getattr(pytest.mark, chapter))
+            for check, (chapter, rows) in TABLES.items() for row in rows]
+
+
+@pytest.mark.parametrize("check,row", _params())
+def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    if row.short:
+        monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", SHORT_LIMIT)
+    start = time.monotonic()
+    result = getattr(exercises, check)(*row.args)
+    out = capsys.readouterr().out
+    assert result is row.passes, out
+    assert out.count("\n") == 1, f"one verdict line expected, got {out!r}"
+    if row.passes:
+        assert out.startswith(PASS_MARK) and FAIL_MARK not in out, out
+    else:
+        assert out.startswith(FAIL_MARK) and " Hint: " in out, out
+        assert row.hint in out.split(" Hint: ", 1)[1], f"the hint should mention {row.hint!r}: {out!r}"
+    if row.says is not None:
+        assert row.says in out, f"the verdict should mention {row.says!r}: {out!r}"
+    if row.short:
+        assert time.monotonic() - start < 30 * SHORT_LIMIT, "an endless loop should end near the limit"
+
+
+def test_every_check_of_chapters_06_to_10_has_a_table() -> None:
+    from ksched_edu.exercises import ch06, ch07, ch08, ch09, ch10
+
+    checks = {name for module in (ch06, ch07, ch08, ch09, ch10) for name in dir(module) if name.startswith("check_")}
+    assert checks == set(TABLES)
+    for check, (_, rows) in TABLES.items():
+        assert any(r.passes for r in rows) and sum(not r.passes for r in rows) >= 4, check
+        assert any(r.args == (None,) or r.args == (...,) for r in rows), f"{check}: no unanswered row"
+
+
+@pytest.mark.parametrize("check", ["check_packer_profile", "check_make_n2_win", "check_fast_links_only",
+                                   "check_gpu_selection", "check_avoid_zone"])
+def test_checks_that_run_learner_code_take_a_time_limit(check: str) -> None:
+    import inspect
+
+    assert "seconds" in inspect.signature(getattr(exercises, check)).parameters

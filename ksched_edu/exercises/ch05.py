@@ -1,20 +1,31 @@
 """Checks for chapter 05 (the binding cycle: assume, Permit, PreBind, Bind, PostBind).
 
-``check_team_permit`` runs a learner's Permit plugin in a scheduler and reads
-where the pods ended; ``check_pods_binding`` compares a count with the
-assume/bound events of pods that arrive 0.2 s apart.
+``check_team_permit`` runs a learner's Permit plugin in a scheduler, within the
+wall-clock and virtual-clock bounds of :func:`run_learner_simulation`, and
+reads where the pods ended (a plugin that returns an Error gets a verdict
+quoting the cycle's error text). ``check_pods_binding`` compares a count with
+the assume/bound events of pods that arrive 0.2 s apart, for a binding latency
+the chapter did not run. ``check_first_failure_queues`` compares a prediction
+with the queue each failing pod of the overlap scenario was sent to.
+``check_permit_outcomes`` compares a prediction with how each pod's wait at
+Permit ended in a scripted run (allowed, rejected or timed out), read off the
+PermitEvents of the trace.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
-from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed, project_path
+from ksched_edu.exercises import core
+from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
+                                       project_path, run_learner_simulation)
 
 TEAM_PERMIT = "TeamPermit"
 NO_TEAM_REASON = "pod has no team label"
 TEAM_CLUSTER = ("data/clusters/three-nodes.yaml", "data/workloads/team-pods.yaml")
 ARRIVALS = ("data/clusters/three-nodes.yaml", "data/workloads/arrivals-every-200ms.yaml")
 BIND_LATENCY = 0.5
+# How far a simulation with a learner's plugin may go on the virtual clock.
+VIRTUAL_SECONDS = 120.0
 
 _TEAM_CONFIG = """\
 apiVersion: kubescheduler.config.k8s.io/v1
@@ -27,24 +38,34 @@ profiles:
       - name: TeamPermit
 """
 
+PERMIT_HINT = ("permit(self, state, pod, node_name) returns a pair at once: (None, 0) to allow, "
+               "(new_status(Code.Unschedulable, 'pod has no team label'), 0) to refuse")
 
-def check_team_permit(factory: Any) -> bool:
+
+def _seconds(seconds: Optional[float]) -> float:
+    """``seconds``, or the module-wide wall-clock limit as it is now (tests lower it)."""
+    return core.TIME_LIMIT_SECONDS if seconds is None else seconds
+
+
+def check_team_permit(factory: Any, seconds: Optional[float] = None) -> bool:
     """Does ``factory(args, handle)`` build a Permit plugin that lets team pods through and rejects the rest?"""
     from ksched_edu.api.loader import load_cluster
     from ksched_edu.config.loader import load_config_data
     from ksched_edu.framework.plugins.registry import new_in_tree_registry
     from ksched_edu.framework.runtime import merge_registries
     from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import PermitEvent, Recorder
 
+    limit = _seconds(seconds)
     if is_unanswered(factory) or not callable(factory):
         return failed("no plugin factory yet.", hint="define `def new_team_permit(args, handle): return TeamPermit()`.")
-    ok, plugin = call_answer(factory, None, None)
+    ok, plugin = call_answer(factory, None, None, seconds=limit)
     if not ok and isinstance(plugin, NotImplementedError):
         return failed("the factory is not written yet.", hint="return a TeamPermit object from new_team_permit.")
     if not ok:
-        return failed(f"the factory raised {type(plugin).__name__}: {plugin}",
+        return failed(f"the factory failed: {describe_exception(plugin)}",
                       hint="the factory takes (args, handle) and returns the plugin object.")
-    name = _plugin_name(plugin)
+    name = _plugin_name(plugin, limit)
     if name != TEAM_PERMIT:
         return failed(f"the plugin's name() is {name!r}.", hint=f"name() must return {TEAM_PERMIT!r}.")
     if not callable(getattr(plugin, "permit", None)):
@@ -52,20 +73,36 @@ def check_team_permit(factory: Any) -> bool:
                       hint="add `def permit(self, state, pod, node_name)` returning (status, timeout).")
     registry = merge_registries(new_in_tree_registry(), {TEAM_PERMIT: factory})
     cluster = load_cluster([project_path(p) for p in TEAM_CLUSTER])
-    sim = Simulation(cluster, load_config_data(_TEAM_CONFIG), seed=0, registry=registry)
-    try:
-        sim.run()
-    except NotImplementedError:
-        return failed("the plugin is not written yet (NotImplementedError).",
-                      hint="fill in permit: return (None, 0) to allow, (new_status(Code.Unschedulable, ...), 0) to refuse.")
-    except Exception as err:  # a learner's plugin may fail in any way
-        return failed(f"the scheduler stopped: {type(err).__name__}: {err}",
-                      hint="permit returns a pair: (None or a Status, a timeout in seconds).")
+    rec = Recorder()
+    ok, sim = call_answer(Simulation, cluster, load_config_data(_TEAM_CONFIG), seed=0, registry=registry,
+                          recorder=rec, seconds=limit)
+    if not ok:
+        return failed(f"the scheduler could not start with your plugin: {describe_exception(sim)}", hint=PERMIT_HINT)
+    stopped = run_learner_simulation(sim, until=VIRTUAL_SECONDS, seconds=limit)
+    errors = cycle_errors(rec)
+    if errors:
+        return failed(f"a scheduling cycle ended in an Error: {errors[0]}",
+                      hint="Code.Error means the plugin itself failed, and the pod is retried over and over; "
+                           "refuse a pod with Code.Unschedulable instead")
+    waited = sorted({e.pod for e in rec.of(PermitEvent) if e.kind == "wait"})
+    if waited:
+        return failed(f"{', '.join(waited)} waited at Permit (your plugin returned Code.Wait).",
+                      hint="Wait holds a pod until someone allows it or its timeout ends; "
+                           "return (None, 0) to let a team pod through at once")
+    if stopped is not None:
+        if stopped.startswith("NotImplementedError"):
+            return failed("the plugin is not written yet (NotImplementedError).",
+                          hint="fill in permit: return (None, 0) to allow, "
+                               "(new_status(Code.Unschedulable, ...), 0) to refuse.")
+        if stopped.startswith(("TypeError", "ValueError")):
+            return failed(f"the scheduler stopped: {stopped}",
+                          hint="permit returns a pair: (None or a Status, a timeout in seconds).")
+        return failed(f"the scheduler stopped: {stopped}", hint=PERMIT_HINT)
     return _judge_team_placements(sim.placements(), {p.key: p for p in cluster.pending_pods})
 
 
-def _plugin_name(plugin: Any) -> Any:
-    ok, name = call_answer(getattr(plugin, "name", lambda: None))
+def _plugin_name(plugin: Any, seconds: float) -> Any:
+    ok, name = call_answer(getattr(plugin, "name", lambda: None), seconds=seconds)
     return name if ok else None
 
 
@@ -86,20 +123,26 @@ def _judge_team_placements(placements: list, pods: dict) -> bool:
                   f"{next(p.message for p in placements if not p.node)}")
 
 
-def check_pods_binding(predicted: Any, pod: str = "default/job-3") -> bool:
-    """When ``pod``'s first cycle began, how many pods were assumed but not yet bound?"""
+# --- exercise 2: pods assumed but not yet bound -------------------------------------------------
+
+
+def check_pods_binding(predicted: Any, pod: str = "default/job-3", bind_latency: float = BIND_LATENCY) -> bool:
+    """When ``pod``'s first cycle began, how many pods were assumed but not yet bound, when each
+    binding takes ``bind_latency`` seconds?"""
     if is_unanswered(predicted):
         return failed("no prediction yet.", hint="set `predicted` to a whole number of pods.")
-    binding = pods_binding_when(pod)
+    if isinstance(predicted, bool) or not isinstance(predicted, int):
+        return failed(f"{predicted!r} is not a whole number.", hint="set `predicted` to a whole number of pods.")
+    binding = pods_binding_when(pod, bind_latency)
     if predicted == len(binding):
-        return passed(f"{len(binding)} pod(s) were assumed and still binding when {pod} was scheduled: "
-                      f"{', '.join(binding)}.")
+        return passed(f"with binding taking {bind_latency:g} s, {len(binding)} pod(s) were assumed and still "
+                      f"binding when {pod} was scheduled: {', '.join(binding)}.")
     return failed(f"{predicted} is not the number of pods still binding when {pod} was scheduled.",
-                  hint=f"pods arrive every 0.2 s and bind {BIND_LATENCY} s after their cycle: which pods "
-                       f"were scheduled less than {BIND_LATENCY} s before {pod}?")
+                  hint=f"pods arrive every 0.2 s (web and job-0 at once) and bind {bind_latency:g} s after their "
+                       f"cycle: which pods were scheduled less than {bind_latency:g} s before {pod}?")
 
 
-def pods_binding_when(pod: str) -> list[str]:
+def pods_binding_when(pod: str, bind_latency: float = BIND_LATENCY) -> list[str]:
     """Pods assumed before ``pod``'s first cycle and bound after it began, read off the trace of
     the arrivals workload with a binding latency."""
     from ksched_edu.config.loader import default_config
@@ -109,8 +152,8 @@ def pods_binding_when(pod: str) -> list[str]:
 
     rec = Recorder()
     workload = load_workload([project_path(p) for p in ARRIVALS])
-    sim = Simulation.from_workload(workload, default_config(), seed=0, recorder=rec, bind_latency=BIND_LATENCY)
-    sim.run()
+    sim = Simulation.from_workload(workload, default_config(), seed=0, recorder=rec, bind_latency=bind_latency)
+    sim.run(until=VIRTUAL_SECONDS)
     start = next(e for e in rec.of(CycleEvent) if e.pod == pod and e.kind == "start")
     bound_at = {e.pod: e.time for e in rec.of(BindEvent) if e.kind == "bound"}
     return [e.pod for e in rec.of(BindEvent)
@@ -132,7 +175,8 @@ def first_failure_queues() -> dict[str, str]:
     from ksched_edu.trace import QueueEvent, Recorder
 
     rec = Recorder()
-    Simulation(load_cluster([project_path(p) for p in OVERLAP]), default_config(), seed=0, recorder=rec).run()
+    Simulation(load_cluster([project_path(p) for p in OVERLAP]), default_config(), seed=0,
+               recorder=rec).run(until=VIRTUAL_SECONDS)
     upstream = {v: k for k, v in QUEUE_NAMES.items()}
     first: dict[str, str] = {}
     for e in rec.of(QueueEvent):
@@ -147,12 +191,12 @@ def check_first_failure_queues(predicted: Any) -> bool:
     hint = ("a pod that fails goes to backoffQ when a move request came during its cycle (the bind of the "
             "pod scheduled just before it, landing while it was tried); otherwise to unschedulablePods. "
             "Which pod's scheduling cycle came right before each failing pod's, and did it bind?")
-    actual = first_failure_queues()
     if is_unanswered(predicted) or not isinstance(predicted, dict):
         return failed("predicted is not a dict {pod: queue} yet.", hint=hint)
     unknown = sorted(str(v) for v in predicted.values() if v not in QUEUE_NAMES)
     if unknown:
         return failed(f"{unknown} are not queue names.", hint='use "backoffQ" or "unschedulablePods".')
+    actual = first_failure_queues()
     if set(predicted) != set(actual):
         return failed(f"you named {sorted(predicted)}; the pods that failed are {len(actual)}.",
                       hint="which pods can never fit? name each of them, as namespace/name.")
@@ -160,3 +204,107 @@ def check_first_failure_queues(predicted: Any) -> bool:
     if wrong:
         return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
     return passed("right: " + ", ".join(f"{pod} → {queue}" for pod, queue in sorted(actual.items())) + ".")
+
+
+# --- exercise 4: how does each wait at Permit end? ----------------------------------------------
+
+HOLD = "Hold"
+HOLD_CLUSTER = ("data/clusters/three-nodes.yaml", "data/workloads/burst-six-pods.yaml")
+# The pods Hold makes wait at Permit (on their first attempt only), and for how long (seconds).
+HOLD_TIMEOUTS = {"default/job-1": 10.0, "default/job-2": 3.0, "default/job-3": 10.0, "default/job-4": 5.0,
+                 "default/job-5": 10.0}
+# What a piece of code holding the framework handle does, and when (virtual seconds): (time, action, pod).
+HOLD_SCRIPT = ((1.0, "allow", "default/job-5"), (2.0, "reject", "default/job-3"), (2.0, "reject", "default/job-5"),
+               (4.0, "allow", "default/job-1"), (4.0, "allow", "default/job-2"), (6.0, "reject", "default/job-4"))
+OUTCOMES = ("allowed", "rejected", "timeout")
+
+_HOLD_CONFIG = """\
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: default-scheduler
+  plugins:
+    permit:
+      enabled:
+      - name: Hold
+"""
+
+
+class _Hold:
+    """Permit: a pod of HOLD_TIMEOUTS waits (its own timeout) on its first attempt; every other call allows."""
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+
+    def name(self) -> str:
+        return HOLD
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> tuple[Any, float]:
+        from ksched_edu.framework.interface import Code, new_status
+
+        if pod.key in HOLD_TIMEOUTS and pod.key not in self.held:
+            self.held.add(pod.key)
+            return new_status(Code.Wait), HOLD_TIMEOUTS[pod.key]
+        return None, 0.0
+
+
+def permit_script_simulation(recorder: Any = None) -> Any:
+    """The scripted run of exercise 4, run to its end: the Hold plugin, and HOLD_SCRIPT played on
+    the waiting pods through the framework handle (a call for a pod that no longer waits does
+    nothing, as upstream's GetWaitingPod then returns nil)."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import load_config_data
+    from ksched_edu.framework.plugins.registry import new_in_tree_registry
+    from ksched_edu.framework.runtime import merge_registries
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import Recorder
+
+    registry = merge_registries(new_in_tree_registry(), {HOLD: lambda args, handle: _Hold()})
+    sim = Simulation(load_cluster([project_path(p) for p in HOLD_CLUSTER]), load_config_data(_HOLD_CONFIG), seed=1,
+                     recorder=recorder if recorder is not None else Recorder(), registry=registry)
+    fwk = sim.scheduler.profiles["default-scheduler"]
+
+    def act(action: str, pod: str) -> None:
+        found: list[Any] = []
+        fwk.iterate_over_waiting_pods(lambda wp: found.append(wp) if wp.pod.key == pod else None)
+        for wp in found:
+            wp.allow(HOLD) if action == "allow" else wp.reject(HOLD, "rejected by the script")
+
+    for time, action, pod in HOLD_SCRIPT:
+        sim.clock.call_at(time, lambda a=action, p=pod: act(a, p), label=f"{action} {pod}")
+    return sim.run(until=VIRTUAL_SECONDS)
+
+
+def permit_outcomes(recorder: Any = None) -> dict[str, str]:
+    """How each pod's first wait at Permit ended in the scripted run: "allowed", "rejected" or
+    "timeout", read off the PermitEvents of the trace."""
+    from ksched_edu.trace import PermitEvent, Recorder
+
+    rec = recorder if recorder is not None else Recorder()
+    if not rec.events:
+        permit_script_simulation(rec)
+    first: dict[str, str] = {}
+    for e in rec.of(PermitEvent):
+        if e.kind in OUTCOMES and e.pod not in first:
+            first[e.pod] = e.kind
+    return first
+
+
+def check_permit_outcomes(predicted: Any) -> bool:
+    """Is ``predicted`` (pod -> "allowed", "rejected" or "timeout") how each pod's first wait at Permit ended?"""
+    hint = ("a wait ends at the first of: every plugin it waits for calls Allow; someone calls Reject; its own "
+            "timer runs out (upstream's 'rejected due to timeout'). Once it has ended, the pod no longer waits, "
+            "and a later Allow or Reject for it does nothing.")
+    if is_unanswered(predicted) or not isinstance(predicted, dict):
+        return failed("predicted is not a dict {pod: outcome} yet.", hint=hint)
+    unknown = sorted(str(v) for v in predicted.values() if v not in OUTCOMES)
+    if unknown:
+        return failed(f"{unknown} are not outcomes.", hint='use "allowed", "rejected" or "timeout".')
+    actual = permit_outcomes()
+    if set(predicted) != set(actual):
+        return failed(f"you named {len(predicted)} pod(s); {len(actual)} pods waited at Permit.",
+                      hint="name each pod of HOLD_TIMEOUTS, as namespace/name.")
+    wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
+    if wrong:
+        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
+    return passed("right: " + ", ".join(f"{pod} {actual[pod]}" for pod in sorted(actual)) + ".")

@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable
 
-from ksched_edu.anchors import K8S, Anchor, anchors, import_engine
+from ksched_edu.anchors import K8S, SCHEDULER_PLUGINS, Anchor, anchors, import_engine
 
 FIXTURE_MARK = "fixture"
 
@@ -44,3 +44,16 @@ def kubernetes_checkout(root: Path) -> Path:
     """A fake kubernetes checkout holding every file a kubernetes/kubernetes anchor names."""
     import_engine()
     return write_checkout(root, [a for a in anchors() if a.repo == K8S])
+
+
+def scheduler_plugins_checkout(root: Path) -> Path:
+    """A fake scheduler-plugins checkout holding every file a scheduler-plugins anchor names."""
+    import_engine()
+    return write_checkout(root, [a for a in anchors() if a.repo == SCHEDULER_PLUGINS])
+
+
+def checkout_env(root: Path) -> dict[str, str]:
+    """Environment for a SourceView that reads both fake checkouts under ``root`` and never the network."""
+    return {"KSCHED_EDU_K8S_SRC": str(kubernetes_checkout(root / "kubernetes")),
+            "KSCHED_EDU_SCHEDULER_PLUGINS_SRC": str(scheduler_plugins_checkout(root / "scheduler-plugins")),
+            "KSCHED_EDU_OFFLINE": "1", "KSCHED_EDU_CACHE_DIR": str(root / "cache")}

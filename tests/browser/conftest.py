@@ -242,6 +242,12 @@ def running_lab(tmp_path: Path, extra_env: Optional[dict[str, str]] = None) -> I
 
 @pytest.fixture()
 def lab_server(tmp_path: Path) -> Iterator[Lab]:
-    """JupyterLab on a temporary copy of the project, rooted at its notebooks/ folder."""
-    with running_lab(tmp_path) as lab:
+    """JupyterLab on a temporary copy of the project, rooted at its notebooks/ folder.
+
+    Its SourceViews read Go from fake checkouts the test writes (tests/go_fixture.py), never
+    from the network.
+    """
+    from ..go_fixture import checkout_env
+
+    with running_lab(tmp_path, checkout_env(tmp_path / "go")) as lab:
         yield lab

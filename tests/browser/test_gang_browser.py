@@ -12,6 +12,7 @@ import time
 import pytest
 
 from .conftest import Lab
+from .source_views import expect_fixture_lines, source_views_on_page
 from .test_stepper_browser import ALL_CELLS_RAN, Deadline, open_and_run_all, screenshot_dir
 
 pytestmark = [pytest.mark.browser, pytest.mark.ch06]
@@ -51,6 +52,7 @@ def test_a_gang_waits_at_permit_then_binds_together(lab_server: Lab, browser_pag
     deadline = Deadline(TEST_BUDGET_S)
     try:
         explorer = first_queue_explorer(page, lab_server, NOTEBOOK, deadline)
+        source_views = source_views_on_page(page)
 
         waiting = lane_pods(explorer, "inFlight")
         explorer.screenshot(path=str(screenshot_dir(tmp_path) / "gang-waiting.png"), timeout=deadline.ms(15))
@@ -72,3 +74,7 @@ def test_a_gang_waits_at_permit_then_binds_together(lab_server: Lab, browser_pag
     assert sorted(waiting) == [f"{m} · waiting" for m in MEMBERS[:7]], waiting
     assert seen_binding, "no member was shown allowed at Permit and binding"
     assert set(MEMBERS) <= set(bound), f"after {MAX_STEPS} steps the bound lane holds {bound}"
+    # Every SourceView of the chapter rendered the fake checkout's Go, with v1.30.4's line numbers.
+    assert len(source_views) >= 2, f"{len(source_views)} SourceView(s) on the page"
+    for link, code, status in source_views:
+        expect_fixture_lines(link, code, status)

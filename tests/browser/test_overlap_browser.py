@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import Lab
+from .source_views import expect_fixture_lines, source_views_on_page
 from .test_gang_browser import first_queue_explorer, lane_pods, wait_for_move
 from .test_stepper_browser import Deadline, screenshot_dir
 
@@ -28,6 +29,7 @@ def test_a_pod_failing_while_the_previous_bind_lands_is_retried_from_backoff(lab
     deadline = Deadline(TEST_BUDGET_S)
     try:
         explorer = first_queue_explorer(page, lab_server, NOTEBOOK, deadline)
+        source_views = source_views_on_page(page)
 
         backoff_at_start = lane_pods(explorer, "backoffQ")
         bound_at_start = lane_pods(explorer, "bound")
@@ -53,3 +55,7 @@ def test_a_pod_failing_while_the_previous_bind_lands_is_retried_from_backoff(lab
     assert bound_at_start == ["default/a"] and unschedulable_at_start == [], (bound_at_start, unschedulable_at_start)
     assert seen_c_bound_while_b_backs_off, "default/c never showed bound while default/b waited in backoffQ"
     assert unschedulable == ["default/b"], f"after {MAX_STEPS} steps the unschedulable lane holds {unschedulable}"
+    # Every SourceView of the chapter rendered the fake checkout's Go, with v1.30.4's line numbers.
+    assert len(source_views) >= 2, f"{len(source_views)} SourceView(s) on the page"
+    for link, code, status in source_views:
+        expect_fixture_lines(link, code, status)

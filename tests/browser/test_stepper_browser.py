@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import Lab
+from .source_views import expect_fixture_lines, source_views_on_page
 
 pytestmark = pytest.mark.browser
 
@@ -96,6 +97,7 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
         next_button.wait_for(timeout=deadline.ms(10))
         # A click reaches the kernel only after the cells still queued have run.
         page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
+        source_views = source_views_on_page(page)
 
         first = state = stepper_state(stepper)
         seen = [first[0]]
@@ -121,3 +123,7 @@ def test_cycle_stepper_steps_forward_in_jupyterlab(lab_server: Lab, browser_page
     assert state[0] != first[0], f"the highlighted point did not move after {CLICKS} clicks: {seen}"
     assert state[1] != first[1], f"the table did not change after {CLICKS} clicks (points {seen})"
     assert shot.stat().st_size > 0
+    # Every SourceView of the chapter rendered the fake checkout's Go, with v1.30.4's line numbers.
+    assert len(source_views) >= 12, f"{len(source_views)} SourceView(s) on the page"
+    for link, code, status in source_views:
+        expect_fixture_lines(link, code, status)

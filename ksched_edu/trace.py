@@ -364,6 +364,10 @@ class GPUAllocationEvent:
     node: str
     kind: str  # "reserve" | "unreserve" | "hold" | "release"
     gpus: tuple[int, ...] = ()
+    # "reserve" only, why these GPUs: every feasible node PreScore weighed, as
+    # (node, its best GPU set, that set's slowest link in GB/s, GPUTopology's score or None
+    # when a single feasible node was not scored), sorted by node name.
+    candidates: tuple[tuple[str, tuple[int, ...], int, Optional[int]], ...] = ()
 
     def __str__(self) -> str:
         ids = ",".join(str(g) for g in self.gpus)

@@ -3,7 +3,9 @@
 ``check_nodes_used`` compares a prediction with how many nodes each profile
 of ``two-profiles.yaml`` fills with the chapter's six pods when each asks for
 1500m CPU; ``check_packer_profile`` loads a learner's configuration and runs
-the pods on its ``packer`` profile; ``check_gpus_held_at_permit`` and
+the pods on its ``packer`` profile (a misspelled strategy type, key or plugin
+name in NodeResourcesFit's pluginConfig is named as such in the hint, with the
+closest right spelling); ``check_gpus_held_at_permit`` and
 ``check_largest_min_member`` read the gang of section 5 off the scheduler.
 """
 from __future__ import annotations
@@ -86,6 +88,81 @@ def _scoring_strategy(config: Any, profile: str) -> Optional[str]:
     return None
 
 
+# NodeResourcesFit's args as upstream spells them (k8s.io/kube-scheduler/config/v1, types_pluginargs.go:
+# NodeResourcesFitArgs, ScoringStrategy, RequestedToCapacityRatioParam, UtilizationShapePoint, ResourceSpec).
+STRATEGY_TYPES = ("LeastAllocated", "MostAllocated", "RequestedToCapacityRatio")
+_FIT_ARGS_KEYS = ("apiVersion", "kind", "ignoredResources", "ignoredResourceGroups", "scoringStrategy")
+_STRATEGY_KEYS = ("type", "resources", "requestedToCapacityRatio")
+
+
+def _did_you_mean(word: str, known: tuple[str, ...]) -> str:
+    """``", did you mean 'X'?"`` for the known word closest to ``word`` (any case), else the known words."""
+    import difflib
+
+    same_case = [k for k in known if k.lower() == word.lower()]
+    close = same_case or difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    return f", did you mean {close[0]!r}?" if close else f"; known: {', '.join(known)}."
+
+
+def _unknown_key(where: str, block: Any, known: tuple[str, ...]) -> Optional[str]:
+    if not isinstance(block, dict):
+        return None
+    for key in block:
+        if str(key) not in known:
+            return f"unknown key {str(key)!r} in {where}" + _did_you_mean(str(key), known)
+    return None
+
+
+def _plugin_names() -> set[str]:
+    from ksched_edu.framework.plugins.registry import new_in_tree_registry
+
+    return set(new_in_tree_registry())
+
+
+def misspelling(config_yaml: str) -> Optional[str]:
+    """A misspelled plugin name, key or scoring strategy type in the pluginConfig of NodeResourcesFit, named
+    as such (``"unknown scoring strategy type 'X', did you mean 'Y'?"``); None when there is none."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(config_yaml)
+    except yaml.YAMLError:
+        return None
+    profiles = data.get("profiles") if isinstance(data, dict) else None
+    for profile in profiles if isinstance(profiles, list) else ():
+        entries = profile.get("pluginConfig") if isinstance(profile, dict) else None
+        for entry in entries if isinstance(entries, list) else ():
+            name = entry.get("name") if isinstance(entry, dict) else None
+            if not isinstance(name, str):
+                continue
+            if name != "NodeResourcesFit":
+                if name not in _plugin_names() and _did_you_mean(name, ("NodeResourcesFit",)).startswith(", did"):
+                    return f"the pluginConfig entry {name!r} names no plugin, did you mean 'NodeResourcesFit'?"
+                continue
+            args = entry.get("args")
+            found = _unknown_key("NodeResourcesFit's args", args, _FIT_ARGS_KEYS)
+            strategy = args.get("scoringStrategy") if isinstance(args, dict) else None
+            found = found or _unknown_key("scoringStrategy", strategy, _STRATEGY_KEYS)
+            if found:
+                return found
+            if not isinstance(strategy, dict):
+                continue
+            kind = strategy.get("type")
+            if kind is not None and str(kind) not in STRATEGY_TYPES:
+                return f"unknown scoring strategy type {str(kind)!r}" + _did_you_mean(str(kind), STRATEGY_TYPES)
+            ratio = strategy.get("requestedToCapacityRatio")
+            found = _unknown_key("requestedToCapacityRatio", ratio, ("shape",))
+            shape = ratio.get("shape") if isinstance(ratio, dict) else None
+            for point in shape if isinstance(shape, list) else ():
+                found = found or _unknown_key("a shape point", point, ("utilization", "score"))
+            resources = strategy.get("resources")
+            for spec in resources if isinstance(resources, list) else ():
+                found = found or _unknown_key("scoringStrategy.resources", spec, ("name", "weight"))
+            if found:
+                return found
+    return None
+
+
 def check_packer_profile(config_yaml: Any, seconds: Optional[float] = None) -> bool:
     """Is ``config_yaml`` a configuration the scheduler accepts, whose ``packer`` profile packs the pods
     with the RequestedToCapacityRatio strategy, while ``default-scheduler`` still spreads them?"""
@@ -95,11 +172,14 @@ def check_packer_profile(config_yaml: Any, seconds: Optional[float] = None) -> b
     if is_unanswered(config_yaml) or not isinstance(config_yaml, str):
         return failed("no configuration yet.", hint="write the KubeSchedulerConfiguration as a YAML string.")
     limit = _limit(seconds)
+    spelling = misspelling(config_yaml)
     ok, config = call_answer(load_config_data, config_yaml, seconds=limit)
     if not ok:
         if isinstance(config, ConfigError):
-            return failed(f"the scheduler refuses it: {config.message}", hint="start from two-profiles.yaml.")
-        return failed(f"loading it failed: {describe_exception(config)}", hint="start from two-profiles.yaml.")
+            return failed(f"the scheduler refuses it: {config.message}",
+                          hint=spelling or "start from two-profiles.yaml.")
+        return failed(f"loading it failed: {describe_exception(config)}",
+                      hint=spelling or "start from two-profiles.yaml.")
     names = [p.scheduler_name for p in config.profiles]
     if "default-scheduler" not in names or PACKER not in names:
         return failed(f"the profiles are {names}.", hint=f"keep 'default-scheduler' and add {PACKER!r}.")
@@ -114,13 +194,14 @@ def check_packer_profile(config_yaml: Any, seconds: Optional[float] = None) -> b
     if not ok:
         if isinstance(used, ConfigurationError):
             return failed(f"the profiles cannot be built: {used}",
-                          hint="check the plugin names and their args (a shape's score runs from 0 to 10).")
+                          hint=spelling or "check the plugin names and their args (a shape's score runs from 0 to 10).")
         return failed(f"scheduling with it failed: {describe_exception(used)}", hint="check the plugin names.")
     if used is None or spread is None:
         return failed("a pod stayed pending.", hint="leave Filter plugins as they are; change only scoring.")
     if strategy != PACKING_STRATEGY:
         return failed(f"the {PACKER} profile scores with {strategy or 'the default LeastAllocated'}.",
-                      hint=f"set NodeResourcesFit's scoringStrategy type to {PACKING_STRATEGY} in its pluginConfig.")
+                      hint=spelling or f"set NodeResourcesFit's scoringStrategy type to {PACKING_STRATEGY} in its "
+                                       "pluginConfig.")
     if len(used) != 1:
         return failed(f"the {PACKER} profile spread the pods over {len(used)} nodes.",
                       hint="the shape maps a node's utilization (0-100) to a score (0-10): the score must rise "

@@ -128,6 +128,22 @@ def check_best_pair(answer: Any) -> bool:
                        "slowest link.")
 
 
+def _constraint_hint(annotations: dict[Any, Any]) -> str:
+    """'unknown constraint "nvlnk": did you mean nvlink? ' for a misspelled constraint, else ""."""
+    import difflib
+
+    from ksched_edu.gpu.plugins.gpu_topology import CONSTRAINT_ANNOTATION, CONSTRAINTS
+
+    words = [w.strip() for w in str(annotations.get(CONSTRAINT_ANNOTATION, "")).split(",") if w.strip()]
+    for word in words:
+        if word not in CONSTRAINTS:
+            close = difflib.get_close_matches(word, CONSTRAINTS, n=1, cutoff=0.6)
+            if close:
+                return f"unknown constraint \"{word}\": did you mean {close[0]}? "
+            return f"unknown constraint \"{word}\" (want one of {', '.join(CONSTRAINTS)}); "
+    return ""
+
+
 def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
     """Do these annotations make a 4-GPU job feasible on the GPU lab's NVSwitch nodes, and only there?"""
     from ksched_edu.gpu.plugins.gpu_topology import NAME
@@ -135,6 +151,13 @@ def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
     if is_unanswered(annotations) or not isinstance(annotations, dict) or not annotations:
         return failed("no annotations yet.",
                       hint="set `annotations` to a dict such as {\"gpu.ksched-edu.io/constraint\": \"nvlink\"}.")
+
+    from ksched_edu.gpu.plugins.gpu_topology import unknown_annotation_messages
+
+    unknown = unknown_annotation_messages({str(k): str(v) for k, v in annotations.items()})
+    if unknown:
+        return failed("GPUTopology ignores an annotation key it does not know, so the pod would set no condition "
+                      "on its GPUs.", hint=f"{unknown[0]}.")
 
     def schedule() -> Any:
         pod = _gpu_pod("fast", 4, {str(k): str(v) for k, v in annotations.items()})
@@ -147,7 +170,8 @@ def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
     pre = [e for e in rec.plugin_events(cycle=1, point="PreFilter") if e.plugin == NAME]
     if pre and pre[0].code != "Success":
         return failed(f"GPUTopology refused the pod at PreFilter: {'; '.join(pre[0].reasons)}",
-                      hint="the keys are gpu.ksched-edu.io/constraint and gpu.ksched-edu.io/min-bandwidth.")
+                      hint=_constraint_hint(annotations) + "the keys are gpu.ksched-edu.io/constraint "
+                           "and gpu.ksched-edu.io/min-bandwidth.")
     filters = {e.node: e for e in rec.plugin_events(cycle=1, point="Filter") if e.plugin == NAME}
     feasible = sorted(n for n, e in filters.items() if e.code == "Success")
     want = sorted(NVSWITCH_NODES)

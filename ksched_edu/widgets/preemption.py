@@ -30,6 +30,7 @@ import ipywidgets as widgets
 from ..framework.preemption import (CRITERION_FIRST, CRITERION_LATEST_START_TIME, CRITERION_MIN_HIGHEST_PRIORITY,
                                     CRITERION_MIN_NUM_PODS, CRITERION_MIN_PDB_VIOLATIONS,
                                     CRITERION_MIN_SUM_PRIORITIES, CRITERION_ONLY_CANDIDATE, DEFAULT_CRITERIA)
+from ..goint import MAX_INT32
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
 from ..viz.readers import CycleRecord, index_cycles, recorder_of
 from ._html import STYLE, Section, attrs, escape, note, render_section
@@ -38,7 +39,8 @@ from ._html import STYLE, Section, attrs, escape, note, render_section
 RULE_HELP = {
     CRITERION_MIN_PDB_VIOLATIONS: "PodDisruptionBudgets the victims would violate: fewest wins",
     CRITERION_MIN_HIGHEST_PRIORITY: "priority of the most important victim: lowest wins",
-    CRITERION_MIN_SUM_PRIORITIES: "sum of the victims' priorities, each plus MaxInt32+1: lowest wins",
+    CRITERION_MIN_SUM_PRIORITIES: ("sum of the victims' priorities, each plus MaxInt32+1 (shown plain here; "
+                                   "the candidates table has the compared sum): lowest wins"),
     CRITERION_MIN_NUM_PODS: "number of victims: fewest wins",
     CRITERION_LATEST_START_TIME: "earliest start among the highest-priority victims: latest wins",
     CRITERION_FIRST: "every rule tied: the first candidate left wins (upstream: any of them)",
@@ -58,6 +60,16 @@ def format_start(t: Optional[float]) -> str:
     if t is None:
         return "not started"
     return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+# pickOneNodeForPreemption adds MaxInt32+1 to every victim's priority before summing.
+SUM_OFFSET = MAX_INT32 + 1
+SUM_COMPARED = "sum compared (each + MaxInt32+1)"
+
+
+def compared_sum(c: PreemptionCandidate) -> int:
+    """The sum pickOneNodeForPreemption compares: every victim's priority plus MaxInt32+1."""
+    return c.sum_priorities + SUM_OFFSET * len(c.victims)
 
 
 def _number(x: float) -> str:
@@ -154,12 +166,13 @@ def criteria_section(e: PreemptionEvent, c: Optional[PreemptionCandidate]) -> Se
 def candidates_section(e: PreemptionEvent, current: int) -> Section:
     s = Section("Candidates, in dry-run order (those violating no PDB first)",
                 ["#", "node", "victims", "count", "pdb violations", "highest priority", "sum of priorities",
-                 "earliest start", "chosen"])
+                 SUM_COMPARED, "earliest start", "chosen"])
     for i, c in enumerate(e.candidates):
         chosen = c.node == e.nominated_node
         s.add({"#": i + 1, "node": c.node, "victims": ", ".join(c.victims), "count": len(c.victims),
                "pdb violations": c.num_pdb_violations, "highest priority": c.highest_priority,
-               "sum of priorities": c.sum_priorities, "earliest start": format_start(c.earliest_start_time),
+               "sum of priorities": c.sum_priorities, SUM_COMPARED: compared_sum(c),
+               "earliest start": format_start(c.earliest_start_time),
                "chosen": "★" if chosen else ""},
               " ".join(cls for cls, on in (("ksched-winner", chosen), ("ksched-current-row", i == current)) if on),
               {"pdb violations": "ksched-rejected"} if c.num_pdb_violations else None)
@@ -173,6 +186,7 @@ def candidate_section(e: PreemptionEvent, c: PreemptionCandidate) -> Section:
           cells={"value": "ksched-rejected"} if c.num_pdb_violations else None)
     s.add({"what": "highest victim priority", "value": c.highest_priority})
     s.add({"what": "sum of victim priorities", "value": c.sum_priorities})
+    s.add({"what": SUM_COMPARED, "value": compared_sum(c)})
     s.add({"what": "earliest start (highest-priority victims)", "value": format_start(c.earliest_start_time)})
     won = c.node == e.nominated_node
     s.add({"what": "outcome", "value": fate(e, c.node)}, "ksched-winner" if won else "")

@@ -1,14 +1,18 @@
 """GPU topologies drawn, and a widget that steps through the GPUs a workload was given.
 
 - :func:`draw_topology`: one server's GPUs as a networkx graph (from
-  ``Topology.to_networkx()``): NVLink edges thick and green, PCIe paths thin
-  and grey (fainter the more hops), each GPU filled with the colour of the
-  pod that holds it, its NUMA node written beside it (``N0``).
+  ``Topology.to_networkx()``): NVLink edges thick, one colour per bond
+  (``NV1`` blue, ``NV2`` green, wider bonds purple), PCIe paths thin and grey
+  (fainter the more hops), each GPU filled with the colour of the pod that
+  holds it, its NUMA node written beside it (``N0``). A DGX-1 style hybrid
+  cube-mesh (two NVLink quads) is drawn as two quads side by side.
 - :func:`plot_gpu_usage`: for one or more recorded runs, each node's GPUs as
   a stacked bar, a segment per pod (binpacking against spreading).
 - :class:`TopologyStepper`: steps through the ``GPUAllocationEvent`` records
   of a trace (GPUTopology's Reserve, Unreserve and the ledger's holds and
-  releases) and draws every node's topology after each one.
+  releases) and draws every node's topology after each one; for a Reserve it
+  tables why those GPUs: each feasible node's best set, its slowest link and
+  its score, as the event recorded them.
 
 Everything here reads a trace (:func:`ksched_edu.gpu.ledger.replay`) or a
 topology; nothing re-runs the scheduler. matplotlib and networkx are imported
@@ -30,7 +34,9 @@ from ._html import STYLE, escape
 FREE_COLOUR = "#ffffff"
 RING_COLOUR = "#37474f"
 NUMA_TEXT_COLOUR = "#616161"
-NVLINK_COLOUR = "#2e7d32"
+NVLINK_COLOUR = "#6a1b9a"  # bonds of three NVLinks or more (NVSwitch fabrics)
+NVLINK_COLOURS = {1: "#1e88e5", 2: "#2e7d32"}  # NV1 blue, NV2 green
+FONT_SIZE = 8  # every label of a figure, legible at the notebook's size
 PCIE_STYLE = {"PIX": ("#616161", 1.6), "PXB": ("#757575", 1.3), "PHB": ("#9e9e9e", 1.1),
               "NODE": ("#bdbdbd", 0.9), "SYS": ("#e0e0e0", 0.7)}
 
@@ -44,8 +50,47 @@ def pod_colours(pods: Sequence[str]) -> dict[str, str]:
     return out
 
 
+def nvlink_colour(nvlinks: int) -> str:
+    return NVLINK_COLOURS.get(nvlinks, NVLINK_COLOUR)
+
+
+def nvlink_quads(top: Topology) -> Optional[tuple[list[int], list[int]]]:
+    """The two NVLink quads of a hybrid cube-mesh (DGX-1), the second ordered twin by twin, else None.
+
+    A cube-mesh: eight GPUs, two disjoint groups of four joined all-to-all by NVLink, and each
+    GPU of the first joined by NVLink to exactly one "twin" in the second.
+    """
+    if len(top.gpus) != 8 or nvswitch_label(top):
+        return None
+    import networkx as nx
+
+    quads = sorted(sorted(c) for c in nx.find_cliques(top.nvlink_graph()) if len(c) == 4)
+    if len(quads) != 2 or set(quads[0]) & set(quads[1]):
+        return None
+    first, second = quads
+    twins = []
+    for g in first:
+        joined = [h for h in second if top.links[g][h].is_nvlink]
+        if len(joined) != 1:
+            return None
+        twins.append(joined[0])
+    return first, twins
+
+
 def layout(top: Topology) -> dict[int, tuple[float, float]]:
-    """GPUs on a circle, GPU0 at the top, clockwise: NUMA nodes (numbered in order) fall in arcs."""
+    """Where each GPU is drawn.
+
+    A hybrid cube-mesh: two quads side by side, mirrored, each GPU level with its twin in the
+    other quad; the four rows are at different heights, so no twin link crosses a GPU.
+    Otherwise GPUs on a circle, GPU0 at the top, clockwise: NUMA nodes (numbered in order) fall in arcs.
+    """
+    quads = nvlink_quads(top)
+    if quads is not None:
+        corners = [(-1.15, 0.95), (-0.45, 0.35), (-1.15, -0.35), (-0.45, -0.95)]
+        pos = {}
+        for (x, y), g, twin in zip(corners, *quads):
+            pos[g], pos[twin] = (x, y), (-x, y)
+        return pos
     n = len(top.gpus)
     return {i: (round(math.sin(2 * math.pi * i / n), 6), round(math.cos(2 * math.pi * i / n), 6)) for i in range(n)}
 
@@ -66,23 +111,28 @@ def draw_topology(top: Topology, allocation: Optional[Mapping[int, str]] = None,
     switch = nvswitch_label(top)
     if switch:
         # Every pair the same NVLink bond: an NVSwitch fabric, drawn as a hub rather than a hairball.
-        ax.plot([0], [0], marker="s", markersize=22, color=NVLINK_COLOUR, zorder=1)
-        ax.text(0, 0, "NV\nSwitch", ha="center", va="center", fontsize=6, color="white", zorder=2)
+        bond = top.links[0][1].nvlinks
+        ax.plot([0], [0], marker="s", markersize=26, color=nvlink_colour(bond), zorder=1)
+        ax.text(0, 0, "NV\nSwitch", ha="center", va="center", fontsize=FONT_SIZE, color="white", zorder=2)
         for i in g.nodes:
-            ax.plot([0, pos[i][0]], [0, pos[i][1]], color=NVLINK_COLOUR, lw=nvlink_width(top.links[0][1].nvlinks),
-                    zorder=0)
+            ax.plot([0, pos[i][0]], [0, pos[i][1]], color=nvlink_colour(bond), lw=nvlink_width(bond), zorder=0)
     else:
         # Weak links first, so NVLinks are drawn on top.
         edges = sorted(g.edges(data=True), key=lambda e: (e[2]["nvlinks"], -_pcie_rank(e[2]["link"])))
         for i, j, d in edges:
-            colour, width = (NVLINK_COLOUR, nvlink_width(d["nvlinks"])) if d["nvlinks"] else PCIE_STYLE[d["link"]]
+            if d["nvlinks"]:
+                colour, width = nvlink_colour(d["nvlinks"]), nvlink_width(d["nvlinks"])
+            else:
+                colour, width = PCIE_STYLE[d["link"]]
             nx.draw_networkx_edges(g, pos, edgelist=[(i, j)], ax=ax, edge_color=colour, width=width)
     fill = [colours.get(allocation[i], "#cccccc") if i in allocation else FREE_COLOUR for i in g.nodes]
     nx.draw_networkx_nodes(g, pos, ax=ax, node_color=fill, edgecolors=RING_COLOUR, linewidths=1.5, node_size=620)
-    nx.draw_networkx_labels(g, pos, ax=ax, labels={i: f"GPU{i}" for i in g.nodes}, font_size=7)
-    for i in g.nodes:  # the GPU's NUMA node, just outside it
+    nx.draw_networkx_labels(g, pos, ax=ax, labels={i: f"GPU{i}" for i in g.nodes}, font_size=FONT_SIZE)
+    quads = nvlink_quads(top) is not None
+    for i in g.nodes:  # the GPU's NUMA node, just outside it (above or below it for the quads)
         x, y = pos[i]
-        ax.text(1.24 * x, 1.24 * y, f"N{top.gpus[i].numa_node}", ha="center", va="center", fontsize=6,
+        tx, ty = (x, y + math.copysign(0.24, y)) if quads else (1.24 * x, 1.24 * y)
+        ax.text(tx, ty, f"N{top.gpus[i].numa_node}", ha="center", va="center", fontsize=FONT_SIZE,
                 color=NUMA_TEXT_COLOUR)
     ax.set_title(title if title is not None else top.name, fontsize=10)
     ax.set_xlim(-1.4, 1.4)
@@ -111,22 +161,36 @@ def _pcie_rank(label: str) -> int:
     return order.index(label) if label in order else -1
 
 
+def link_handles(tops: Sequence[Topology]) -> list[Any]:
+    """One legend line per link class found in ``tops``, drawn as the edges are (NVLink bonds first)."""
+    from matplotlib.lines import Line2D
+
+    labels: dict[str, bool] = {}
+    for top in tops:
+        for label in top.link_counts():
+            labels[label] = labels.get(label, False) or bool(nvswitch_label(top))
+    nv = sorted((label for label in labels if label.startswith("NV")), key=lambda label: int(label[2:]))
+    pcie = sorted((label for label in labels if not label.startswith("NV")), key=_pcie_rank)
+    handles = []
+    for label in nv:
+        bond = int(label[2:])
+        text = f"{label} (every pair, via NVSwitch)" if labels[label] else label
+        handles.append(Line2D([], [], color=nvlink_colour(bond), lw=nvlink_width(bond), label=text))
+    for label in pcie:
+        colour, width = PCIE_STYLE[label]
+        handles.append(Line2D([], [], color=colour, lw=width + 1, label=label))
+    return handles
+
+
 def _legend(ax: Any, top: Topology, allocation: Mapping[int, str], colours: Mapping[str, str]) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles = []
-    for label in top.link_counts():
-        if label.startswith("NV"):
-            text = f"{label} (every pair, via NVSwitch)" if nvswitch_label(top) else label
-            handles.append(Line2D([], [], color=NVLINK_COLOUR, lw=nvlink_width(int(label[2:])), label=text))
-        else:
-            colour, width = PCIE_STYLE[label]
-            handles.append(Line2D([], [], color=colour, lw=width + 1, label=label))
+    handles = link_handles([top])
     for pod in sorted(set(allocation.values())):
         handles.append(Patch(facecolor=colours.get(pod, "#cccccc"), edgecolor="#555", label=pod))
     handles.append(Line2D([], [], ls="", label="N#: the GPU's NUMA node"))
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=7, frameon=False)
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=FONT_SIZE, frameon=False)
 
 
 def final_allocations(recorder: Any) -> dict[str, dict[int, str]]:
@@ -161,7 +225,7 @@ def plot_gpu_usage(runs: Mapping[str, Any], gpus_per_node: Mapping[str, int], ax
                 a.bar(x, 1, bottom=gpu, color=colours[pod] if pod else FREE_COLOUR, edgecolor="#555", width=0.6)
                 if pod and slots.get(gpu - 1) != pod:
                     size = sum(1 for p in slots.values() if p == pod)
-                    a.text(x, gpu + size / 2, pod.split("/")[-1], ha="center", va="center", fontsize=7)
+                    a.text(x, gpu + size / 2, pod.split("/")[-1], ha="center", va="center", fontsize=FONT_SIZE)
         a.set_xticks(range(len(nodes)), nodes, fontsize=8)
         a.set_ylim(0, max(gpus_per_node.values()))
         a.set_title(name, fontsize=10)
@@ -192,6 +256,7 @@ class TopologyStepper(widgets.VBox):
         self.cursor = 0
         self._png: dict[int, bytes] = {}
         self.header = widgets.HTML()
+        self.reasons_html = widgets.HTML()
         self.image = widgets.Image(format="png")
         auto = widgets.Layout(width="auto")
         self.prev_button = widgets.Button(description="◀ Back", layout=auto)
@@ -201,12 +266,36 @@ class TopologyStepper(widgets.VBox):
         self.next_button.on_click(lambda _: self.next())
         self.slider.observe(lambda change: self.goto(change["new"]), names="value")
         super().__init__([widgets.HTML(STYLE), self.header,
-                          widgets.HBox([self.prev_button, self.next_button, self.slider]), self.image])
+                          widgets.HBox([self.prev_button, self.next_button, self.slider]), self.reasons_html,
+                          self.image])
         self._render()
 
     def allocation(self) -> dict[str, dict[int, str]]:
         """node -> {gpu: pod} at the current step."""
         return self.steps[self.cursor - 1][1] if self.cursor else {}
+
+    def time(self) -> Optional[float]:
+        """The virtual time of the current step's event (None before the first step)."""
+        return self.steps[self.cursor - 1][0].time if self.cursor else None
+
+    def reasons(self) -> list[dict[str, Any]]:
+        """Why the current step's GPUs: one row per node GPUTopology weighed for the pod.
+
+        Read from the Reserve event: each feasible node's best GPU set, that set's slowest
+        link (the pair and its class, from the node's topology) and GB/s, and the score; the
+        row of the node the scheduler picked is marked ``chosen``. Empty for other steps.
+        """
+        if not self.cursor:
+            return []
+        e = self.steps[self.cursor - 1][0]
+        rows = []
+        for node, gpus, bottleneck, score in getattr(e, "candidates", ()):
+            top = self.topologies.get(node)
+            pair, label = _slowest_pair(top, gpus) if top is not None else (None, "")
+            rows.append({"node": node, "GPUs": ",".join(map(str, gpus)),
+                         "slowest link": f"GPU{pair[0]}-GPU{pair[1]} {label}" if pair else "-",
+                         "GB/s": bottleneck, "score": score, "chosen": node == e.node and tuple(gpus) == e.gpus})
+        return rows
 
     def caption(self) -> str:
         if not self.cursor:
@@ -243,22 +332,54 @@ class TopologyStepper(widgets.VBox):
                           legend=False)
         for a in axes[n:]:
             a.axis("off")
-        held = sorted({p for slots in alloc.values() for p in slots.values()}, key=list(self.colours).index)
-        if held:
-            from matplotlib.patches import Patch
+        from matplotlib.patches import Patch
 
-            fig.legend(handles=[Patch(facecolor=self.colours[p], edgecolor="#555", label=p) for p in held],
-                       loc="outside right upper", fontsize=7, frameon=False)
+        held = sorted({p for slots in alloc.values() for p in slots.values()}, key=list(self.colours).index)
+        handles = link_handles(list(self.topologies.values()))
+        handles += [Patch(facecolor=self.colours[p], edgecolor="#555", label=p) for p in held]
+        fig.legend(handles=handles, loc="outside right upper", fontsize=FONT_SIZE, frameon=False)
+        when = self.time()
+        fig.suptitle(f"step {self.cursor}/{len(self.steps)}" + (f", t={when:g}s" if when is not None else ""),
+                     fontsize=10)
         return fig
 
     def _render(self) -> None:
         self.header.value = f'<div class="ksched-head">{escape(self.caption())}</div>'
+        self.prev_button.disabled = self.cursor == 0
+        self.next_button.disabled = self.cursor == len(self.steps)
+        self.reasons_html.value = self.reasons_table()
         if self.cursor not in self._png:
             self._png[self.cursor] = render_png(self.figure())
         self.image.value = self._png[self.cursor]
 
+    def reasons_table(self) -> str:
+        """:meth:`reasons` as an HTML table (empty when the step has none)."""
+        rows = self.reasons()
+        if not rows:
+            return ""
+        head = "".join(f"<th>{escape(k)}</th>" for k in ("node", "best GPU set", "slowest link", "GB/s", "score"))
+        body = []
+        for r in rows:
+            mark = ' style="font-weight:bold"' if r["chosen"] else ""
+            score = "not scored (one feasible node)" if r["score"] is None else str(r["score"])
+            cells = (r["node"] + (" (chosen)" if r["chosen"] else ""), r["GPUs"], r["slowest link"], str(r["GB/s"]),
+                     score)
+            body.append(f"<tr{mark}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
+        return (f'<div>why these GPUs (t={self.time():g}s): the best GPU set of each node GPUTopology weighed, '
+                f'its slowest link and GPUTopology\'s score (one part of the node\'s total)</div>'
+                f'<table class="ksched-grid"><tr>{head}</tr>{"".join(body)}</table>')
+
     def __repr__(self) -> str:
         return f"TopologyStepper({len(self.topologies)} nodes, {len(self.steps)} steps, at {self.cursor})"
+
+
+def _slowest_pair(top: Topology, gpus: Sequence[int]) -> tuple[Optional[tuple[int, int]], str]:
+    """The lowest-bandwidth pair of ``gpus`` in ``top`` (lowest ids first among equals) and its link class."""
+    pairs = [(i, j) for k, i in enumerate(gpus) for j in gpus[k + 1:]]
+    if not pairs:
+        return None, ""
+    i, j = min(pairs, key=lambda p: (top.links[p[0]][p[1]].bandwidth(), p))
+    return (i, j), top.links[i][j].label
 
 
 def node_topologies(sim: Any) -> dict[str, Topology]:

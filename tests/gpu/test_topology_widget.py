@@ -64,4 +64,4 @@ def test_usage_plot_has_a_panel_per_run(runs) -> None:
 def test_draw_colours_the_held_gpus(catalog) -> None:
     fig = draw_topology(catalog.get("dgx-1-v100"), {0: "default/a", 3: "default/a"})
     legend = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
-    assert legend == ["NV2", "NV1", "SYS", "default/a", "N#: the GPU's NUMA node"]
+    assert legend == ["NV1", "NV2", "SYS", "default/a", "N#: the GPU's NUMA node"]

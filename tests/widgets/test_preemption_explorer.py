@@ -288,3 +288,37 @@ def test_the_dry_run_is_kept_out_of_the_filter_table():
     assert stepper.view.note.startswith("0 of 5 filtered node(s) passed.")
     stepper.goto("PostFilter")
     assert f"called the Filter plugins {len(dry)} more times" in stepper.view.note
+
+
+# --- the sum of priorities, as pickOneNodeForPreemption compares it -----------------------------------
+
+SUM_COMPARED = "sum compared (each + MaxInt32+1)"
+OFFSET = 2**31  # math.MaxInt32 + 1
+
+
+def test_the_candidates_table_shows_the_sum_the_rule_compares(preemption_sim):
+    x = PreemptionExplorer(preemption_sim)
+    rows = x.rows()
+    assert [(r["node"], r["sum of priorities"], r[SUM_COMPARED]) for r in rows] == [
+        ("n3", 10, 10 + OFFSET), ("n4", 1000, 1000 + OFFSET), ("n2", 20, 20 + 2 * OFFSET), ("n1", 100, 100 + OFFSET)]
+    # The rule's recorded score is that sum, negated (higher score wins), for every node it compared.
+    [rule] = [c for c in x.event.criteria if c.name == CRITERION_MIN_SUM_PRIORITIES]
+    shown = {r["node"]: r[SUM_COMPARED] for r in rows}
+    assert {node: -score for node, score in rule.scores} == {n: shown[n] for n, _ in rule.scores}
+    assert f"<th>{SUM_COMPARED}</th>" in x.table_html
+    x.goto("n2")
+    assert {"what": SUM_COMPARED, "value": 20 + 2 * OFFSET} in x.sections()[0].rows
+    [sum_rule] = [r for r in x.criteria_rows() if r["rule"] == CRITERION_MIN_SUM_PRIORITIES]
+    assert "each plus MaxInt32+1" in sum_rule["compares"]
+
+
+def test_with_negative_priorities_the_compared_sum_and_the_plain_sum_disagree():
+    # Two victims of priority -10 sum to -20 (lower than -10), yet weigh more once each gets MaxInt32+1.
+    two = PreemptionCandidate("a", ("default/x", "default/y"), 0, -10, -20, 0.0)
+    one = PreemptionCandidate("b", ("default/z",), 0, -10, -10, 0.0)
+    crit = PreemptionCriterion(CRITERION_MIN_SUM_PRIORITIES, (("a", -(2 * OFFSET - 20)), ("b", -(OFFSET - 10))), ("b",))
+    e = PreemptionEvent(0.0, 1, "default/p", "default-scheduler", candidates=(two, one), nominated_node="b",
+                        decided_by=CRITERION_MIN_SUM_PRIORITIES, victims=("default/z",), criteria=(crit,))
+    x = PreemptionExplorer(recorder_with(e))
+    assert [(r["sum of priorities"], r[SUM_COMPARED]) for r in x.rows()] == [(-20, 2 * OFFSET - 20), (-10, OFFSET - 10)]
+    assert x.sections()[0].rows[-1]["value"] == "dropped by lowest sum of victim priorities"

@@ -31,6 +31,8 @@ the connection quality, the rest is binpacking or spreading);
 from __future__ import annotations
 
 import copy
+import difflib
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -92,10 +94,44 @@ def requested_gpus(pod: Pod) -> int:
     return int(q.value()) if q is not None else 0
 
 
+ANNOTATION_PREFIX = "gpu.ksched-edu.io/"
+# The pod annotations of the prefix that the plugin reads (the ids are read back from running pods).
+KNOWN_ANNOTATIONS = (CONSTRAINT_ANNOTATION, MIN_BANDWIDTH_ANNOTATION, GPUS_ANNOTATION)
+
+
+@plumbing(_PLUMBING)
+class GPUAnnotationWarning(UserWarning):
+    """A pod carries a ``gpu.ksched-edu.io/`` annotation the plugin does not read (a typo, most often)."""
+
+
+@plumbing(_PLUMBING)
+def unknown_annotation_messages(annotations: dict[str, str]) -> list[str]:
+    """One message per ``gpu.ksched-edu.io/`` key the plugin does not know, naming the known ones.
+
+    A key close to a known one gets a "did you mean" (``min-bandwith`` -> ``min-bandwidth``).
+    """
+    known_short = [k.removeprefix(ANNOTATION_PREFIX) for k in KNOWN_ANNOTATIONS]
+    messages = []
+    for key in sorted(annotations):
+        if not key.startswith(ANNOTATION_PREFIX) or key in KNOWN_ANNOTATIONS:
+            continue
+        short = key.removeprefix(ANNOTATION_PREFIX)
+        close = difflib.get_close_matches(short, known_short, n=1, cutoff=0.6)
+        hint = f" did you mean {close[0]}?" if close else ""
+        messages.append(f"unknown GPU annotation key \"{key}\" (ignored);{hint} "
+                        f"known keys: {', '.join(KNOWN_ANNOTATIONS)}")
+    return messages
+
+
 @plumbing(_PLUMBING)
 def read_request(pod: Pod) -> tuple[Optional[GPURequest], str]:
-    """(the request, "") or (None, "") for a pod without GPUs, or (None, the reason it is invalid)."""
+    """(the request, "") or (None, "") for a pod without GPUs, or (None, the reason it is invalid).
+
+    An unknown ``gpu.ksched-edu.io/`` key is ignored with a :class:`GPUAnnotationWarning`.
+    """
     ann = pod.metadata.annotations
+    for message in unknown_annotation_messages(ann):
+        warnings.warn(f"pod {pod.key}: {message}", GPUAnnotationWarning, stacklevel=2)
     count = requested_gpus(pod)
     if count == 0:
         if CONSTRAINT_ANNOTATION in ann or MIN_BANDWIDTH_ANNOTATION in ann:
@@ -352,9 +388,10 @@ class GPUTopology:
         gpus = gpus_in_use(info, top, self.ledger)
         free = gpus.free_mask & ~to_mask(self.ledger.held_on(node_name))
         try:
-            planned = state.read(PRE_SCORE_STATE_KEY).get(node_name)
+            weighed = state.read(PRE_SCORE_STATE_KEY)
         except StateNotFoundError:
-            planned = None  # a single feasible node is not scored
+            weighed = {}  # a single feasible node is not scored
+        planned = weighed.get(node_name)
         if planned is not None and to_mask(planned.choice.gpus) & ~free == 0:
             choice: Optional[Choice] = planned.choice
         else:
@@ -365,7 +402,11 @@ class GPUTopology:
             self.ledger.hold(node_name, pod.uid, pod.key, choice.gpus)
         except LedgerConflict as err:
             return new_status(Code.Unschedulable, f"{MISMATCH}: {err}")
-        self._record(pod.key, node_name, "reserve", choice.gpus)
+        candidates = tuple((name, nc.choice.gpus, nc.choice.bottleneck, nc.score)
+                           for name, nc in sorted(weighed.items()))
+        if not candidates:
+            candidates = ((node_name, choice.gpus, choice.bottleneck, None),)
+        self._record(pod.key, node_name, "reserve", choice.gpus, candidates)
         return None
 
     @plumbing(_PLUMBING)
@@ -411,7 +452,8 @@ class GPUTopology:
             return  # a pod that claims GPUs it cannot have is left to Filter's reading of the node
         self._record(pod.key, holding.node, "hold", holding.gpus)
 
-    def _record(self, pod_key: str, node: str, kind: str, gpus: tuple[int, ...]) -> None:
+    def _record(self, pod_key: str, node: str, kind: str, gpus: tuple[int, ...],
+                candidates: tuple[Any, ...] = ()) -> None:
         recorder = getattr(self.handle, "recorder", None)
         if recorder is None or not recorder.enabled:
             return
@@ -421,7 +463,8 @@ class GPUTopology:
         client = self.handle.client()
         clock = getattr(client, "clock", None)
         now = clock.now if clock is not None else (ctx.time if ctx is not None else 0.0)
-        recorder.record(GPUAllocationEvent(now, ctx.cycle if ctx is not None else 0, pod_key, node, kind, gpus))
+        recorder.record(GPUAllocationEvent(now, ctx.cycle if ctx is not None else 0, pod_key, node, kind, gpus,
+                                           candidates))
 
 
 @plumbing(_PLUMBING)
@@ -430,4 +473,5 @@ def new(args: Any, handle: Any) -> GPUTopology:
 
 
 __all__ = ["NAME", "GPUTopology", "GPUTopologyArgs", "GPURequest", "new", "read_request", "gpus_in_use",
-           "CONSTRAINT_ANNOTATION", "MIN_BANDWIDTH_ANNOTATION", "GPUS_ANNOTATION", "TOPOLOGY_LABEL"]
+           "CONSTRAINT_ANNOTATION", "MIN_BANDWIDTH_ANNOTATION", "KNOWN_ANNOTATIONS",
+           "GPUAnnotationWarning", "unknown_annotation_messages", "GPUS_ANNOTATION", "TOPOLOGY_LABEL"]

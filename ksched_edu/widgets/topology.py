@@ -268,6 +268,8 @@ class TopologyStepper(widgets.VBox):
         super().__init__([widgets.HTML(STYLE), self.header,
                           widgets.HBox([self.prev_button, self.next_button, self.slider]), self.reasons_html,
                           self.image])
+        self.add_class("ksched-topology-stepper")
+        self.reasons_html.add_class("ksched-topology-reasons")
         self._render()
 
     def allocation(self) -> dict[str, dict[int, str]]:

@@ -1,4 +1,4 @@
-"""The openb-shaped sample in data/openb-sample: the generator's output for its seed, shaped like the trace."""
+"""The openb-shaped sample in data/gpu-sample: the generator's output for its seed, shaped like the trace."""
 from collections import Counter
 from pathlib import Path
 
@@ -10,7 +10,7 @@ from ksched_edu.gpu.sharing.openb import POD_COLUMNS, load_nodes, load_pods
 pytestmark = pytest.mark.ch09
 
 OPENB = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "openb"
-FILES = (sample.NODE_FILE, sample.POD_FILE, "README.md")
+FILES = (sample.SAMPLE_NODE_FILE, sample.SAMPLE_POD_FILE, "README.md")
 
 
 @pytest.mark.parametrize("name", FILES)
@@ -18,7 +18,7 @@ def test_the_committed_sample_is_the_generators_output_for_its_seed(tmp_path, na
     assert sample.main(["--out", str(tmp_path), "--seed", str(sample.SEED), "--nodes", str(sample.NUM_NODES)]) == 0
     committed = (sample.SAMPLE_DIR / name).read_bytes()
     assert (tmp_path / name).read_bytes() == committed, f"regenerate: python -m ksched_edu.gpu.sharing.sample " \
-                                                        f"--out data/openb-sample --seed {sample.SEED}"
+                                                        f"--out data/gpu-sample --seed {sample.SEED}"
 
 
 def test_the_sample_is_small_and_says_it_is_synthetic():
@@ -33,9 +33,9 @@ def test_the_generator_is_deterministic_and_the_seed_matters():
 
 
 def test_the_sample_loads_with_the_trace_loader_and_has_its_columns():
-    assert (sample.SAMPLE_DIR / sample.POD_FILE).read_text().splitlines()[0] == ",".join(POD_COLUMNS)
-    nodes = load_nodes(sample.SAMPLE_DIR / sample.NODE_FILE)
-    pods = load_pods(sample.SAMPLE_DIR / sample.POD_FILE)
+    assert (sample.SAMPLE_DIR / sample.SAMPLE_POD_FILE).read_text().splitlines()[0] == ",".join(POD_COLUMNS)
+    nodes = load_nodes(sample.SAMPLE_DIR / sample.SAMPLE_NODE_FILE)
+    pods = load_pods(sample.SAMPLE_DIR / sample.SAMPLE_POD_FILE)
     assert len(nodes) == sample.NUM_NODES and len(pods) > 500
 
 
@@ -62,7 +62,10 @@ def test_the_pods_resemble_the_trace():
 def test_trace_dir_reads_the_environment(tmp_path):
     assert sample.trace_dir({}) is None
     assert sample.trace_dir({sample.TRACE_ENV: str(tmp_path)}) is None  # no trace files there
-    assert sample.trace_dir({sample.TRACE_ENV: str(sample.SAMPLE_DIR)}) == sample.SAMPLE_DIR
+    assert sample.trace_dir({sample.TRACE_ENV: str(sample.SAMPLE_DIR)}) is None  # the sample is not the trace
+    for name in (sample.NODE_FILE, sample.POD_FILE):
+        (tmp_path / name).write_text("")
+    assert sample.trace_dir({sample.TRACE_ENV: str(tmp_path)}) == tmp_path
 
 
 @pytest.mark.skipif(not (OPENB / sample.POD_FILE).exists(), reason="the openb trace is not at ../shared/data/openb")

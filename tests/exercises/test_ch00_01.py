@@ -14,21 +14,10 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import core
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 from ksched_edu.schedule_one import prioritize_nodes, schedule_one, schedule_pod, select_host
 from ksched_edu.scheduler import Scheduler
 from ksched_edu.sim.simulation import Simulation
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any) -> tuple[bool, str]:
-    """Run a check; assert it printed exactly one verdict line matching its result."""
-    result = check(*args)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
+from tests.exercises.verdicts import verdict
 
 
 def _stub(*args: Any) -> Any:

@@ -10,21 +10,11 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch02
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+from tests.exercises.verdicts import verdict
 
 pytestmark = pytest.mark.ch02
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any, **kwargs: Any) -> tuple[bool, str]:
-    result = check(*args, **kwargs)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 # --- backoff prediction ------------------------------------------------------------------

@@ -8,24 +8,14 @@ import pytest
 from ksched_edu import exercises
 from ksched_edu.config.loader import default_config, load_config_data
 from ksched_edu.exercises import ch03
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 from ksched_edu.framework.interface import Code, new_status
 from ksched_edu.framework.plugins.registry import new_in_tree_registry
 from ksched_edu.framework.runtime import merge_registries
+from tests.exercises.verdicts import verdict
 
 pytestmark = pytest.mark.ch03
 
 ZONE = "topology.kubernetes.io/zone"
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any) -> tuple[bool, str]:
-    result = check(*args)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 @pytest.fixture(autouse=True)

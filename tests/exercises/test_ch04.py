@@ -7,27 +7,16 @@ that would loop forever.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
 
 import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch04
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+from tests.exercises.verdicts import verdict
 
 pytestmark = pytest.mark.ch04
 
 TAINT_RIGHT = {"n1": 0, "n2": 0, "n3": 100, "n4": 0}
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any) -> tuple[bool, str]:
-    result = check(*args)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 def not_written() -> int:

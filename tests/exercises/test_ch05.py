@@ -14,20 +14,10 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch05, core
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 from ksched_edu.framework.interface import Code, new_status
+from tests.exercises.verdicts import verdict
 
 pytestmark = pytest.mark.ch05
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any, **kwargs: Any) -> tuple[bool, str]:
-    result = check(*args, **kwargs)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 def _expect(capsys: pytest.CaptureFixture, check: Callable[..., bool], args: tuple, passes: bool,

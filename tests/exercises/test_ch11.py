@@ -12,22 +12,12 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch11
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+from tests.exercises.verdicts import verdict
 
 pytestmark = pytest.mark.ch11
 
 BIND = ch11.BIND_CONFLICT
 NODE = ch11.NODE_CONFLICT
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any) -> tuple[bool, str]:
-    result = check(*args)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 def _expect(capsys: pytest.CaptureFixture, check: Callable[..., bool], answer: Any, passes: bool,

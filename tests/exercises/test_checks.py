@@ -10,19 +10,10 @@ from typing import Any, Callable
 import pytest
 
 from ksched_edu import exercises
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK, call_answer, failed, is_unanswered, passed
+from ksched_edu.exercises.core import call_answer, failed, is_unanswered, passed
+from tests.exercises.verdicts import verdict
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any) -> tuple[bool, str]:
-    result = check(*args)
-    out = capsys.readouterr().out
-    assert out.count("\n") == 1, f"a check prints exactly one line, got {out!r}"
-    assert out.startswith(PASS_MARK if result else FAIL_MARK)
-    if not result:
-        assert " Hint: " in out
-    return result, out
 
 
 # --- core ------------------------------------------------------------------------------

@@ -20,10 +20,16 @@ happened, each with its own legend entry (:func:`failure_marks`):
   with upstream's ``rejected due to timeout after waiting %v at plugin %v``;
 * **PreBind/Bind failed**: the binding cycle got past Permit and a PreBind or
   Bind plugin failed (``handleBindingCycleError`` forgot the pod).
+
+Each of the three ends in Unreserve: the framework's ``RunReservePluginsUnreserve``
+runs every Reserve plugin's Unreserve, in reverse order, for that cycle. A mark
+reads those calls off the trace (``FailureMark.unreserved_by``) and its legend
+entry says "then Unreserve" when they are there, so a failed binding cycle is
+told apart from one that simply has not finished.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Optional
 
 from ..trace import BindEvent, CycleEvent, PermitEvent, PluginEvent
@@ -44,6 +50,7 @@ MARK_STYLES = {
     "bind-failed": {"marker": "D", "markersize": 8, "markerfacecolor": "#8c564b", "markeredgecolor": "black"},
 }
 _REJECTED_CODES = ("Unschedulable", "UnschedulableAndUnresolvable")
+UNRESERVE_SUFFIX = ", then Unreserve"
 
 
 @dataclass(frozen=True)
@@ -55,14 +62,17 @@ class FailureMark:
     cycle: int
     kind: str
     message: str = ""
+    # The Reserve plugins whose Unreserve ran for this cycle, in the order they ran.
+    unreserved_by: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
-        return MARK_LABELS[self.kind]
+        return MARK_LABELS[self.kind] + (UNRESERVE_SUFFIX if self.unreserved_by else "")
 
 
 def failure_marks(recorder: Any) -> list[FailureMark]:
-    """Every Permit rejection, Permit timeout and PreBind/Bind failure of the trace, in order.
+    """Every Permit rejection, Permit timeout and PreBind/Bind failure of the trace, in order,
+    each with the Unreserve calls its cycle ended in.
 
     Read off the events: a PermitEvent ``rejected`` or ``timeout`` (the end of a
     wait), a Permit PluginEvent that rejected the pod in its scheduling cycle,
@@ -73,7 +83,10 @@ def failure_marks(recorder: Any) -> list[FailureMark]:
     marks: list[FailureMark] = []
     scheduled: set[int] = set()
     permit_failed: set[int] = set()
+    unreserved: dict[tuple[str, int], list[str]] = {}
     for e in recorder_of(recorder).events:
+        if isinstance(e, PluginEvent) and e.point == "Unreserve":
+            unreserved.setdefault((e.pod, e.cycle), []).append(e.plugin)
         if isinstance(e, CycleEvent) and e.kind == "scheduled":
             scheduled.add(e.cycle)
         elif isinstance(e, PermitEvent) and e.kind in ("rejected", "timeout"):
@@ -85,7 +98,7 @@ def failure_marks(recorder: Any) -> list[FailureMark]:
         elif (isinstance(e, BindEvent) and e.kind == "forget" and e.cycle in scheduled
               and e.cycle not in permit_failed):
             marks.append(FailureMark(e.pod, e.time, e.cycle, "bind-failed", e.message))
-    return marks
+    return [replace(m, unreserved_by=tuple(unreserved.get((m.pod, m.cycle), ()))) for m in marks]
 
 
 def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any] = None) -> Any:
@@ -127,7 +140,7 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     ax.set_title("Pods on the virtual clock", fontsize=10)
     handles, labels = ax.get_legend_handles_labels()
     legend_order = list(PHASES) + [MARK_LABELS[k] for k in MARKS]
-    order = sorted(range(len(labels)), key=lambda i: legend_order.index(labels[i]))
+    order = sorted(range(len(labels)), key=lambda i: legend_order.index(labels[i].removesuffix(UNRESERVE_SUFFIX)))
     handles, labels = [handles[i] for i in order], [labels[i] for i in order]
     # One row for the phases alone; with failure marks too, two rows that fit the width.
     ncol = len(PHASES) if len(labels) <= len(PHASES) else -(-len(labels) // 2)

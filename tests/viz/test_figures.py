@@ -132,10 +132,30 @@ def test_timeline_marks_a_permit_rejection_a_timeout_and_a_bind_failure_apart():
         "Permit wait timed out": [(10.01, "default/timed-out")],
         "PreBind/Bind failed": [(0.5, "default/bind-fails")],
     }
+    # a trace without Unreserve calls (no Reserve plugin recorded them) gets the plain labels
+    assert all(m.unreserved_by == () for m in failure_marks(rec))
     # a mark after ``until`` is not drawn, and gets no legend entry
     fig = viz.plot_timeline(rec, until=5.0)
     assert "Permit wait timed out" not in [t.get_text() for t in fig.legends[0].get_texts()]
     assert "Permit wait timed out" not in _marks_on(fig.axes[0])
+
+
+@pytest.mark.ch05
+@pytest.mark.ch05
+def test_timeline_says_which_failed_binding_cycles_ended_in_unreserve():
+    from ksched_edu.trace import PluginEvent
+    from ksched_edu.viz.timeline import failure_marks
+
+    rec = _failure_trace()
+    # Unreserve recorded for the bind failure's cycle (3) only, in the order the plugins ran
+    rec.record(PluginEvent(0.5, 3, "default/bind-fails", "p", "Unreserve", "Gate", "n1"))
+    rec.record(PluginEvent(0.5, 3, "default/bind-fails", "p", "Unreserve", "VolumeBinding", "n1"))
+    marks = {m.pod: m for m in failure_marks(rec)}
+    assert marks["default/bind-fails"].unreserved_by == ("Gate", "VolumeBinding")
+    assert marks["default/bind-fails"].label == "PreBind/Bind failed, then Unreserve"
+    assert marks["default/rejected"].label == "rejected at Permit"
+    labels = [t.get_text() for t in viz.plot_timeline(rec).legends[0].get_texts()]
+    assert labels[-3:] == ["rejected at Permit", "Permit wait timed out", "PreBind/Bind failed, then Unreserve"]
 
 
 @pytest.mark.ch05
@@ -151,7 +171,12 @@ def test_timeline_marks_the_gang_timing_out_and_released_by_postfilter(gang_time
     marks = _marks_on(ax)
     assert set(marks) == {"Permit wait timed out"}
     assert {x for x, _ in marks["Permit wait timed out"]} == {30.0}
-    assert "Permit wait timed out" in [t.get_text() for t in ax.get_legend().get_texts()]
+    # each member's binding cycle ended in Unreserve (RunReservePluginsUnreserve: Reserve's reverse
+    # order), and the legend says so
+    assert "Permit wait timed out, then Unreserve" in [t.get_text() for t in ax.get_legend().get_texts()]
+    from ksched_edu.viz.timeline import failure_marks
+
+    assert {m.unreserved_by for m in failure_marks(gang_timeout_sim)} == {("Coscheduling", "VolumeBinding")}
     # with PostFilter, the waiting members are rejected (released), not timed out
     marks = _marks_on(viz.plot_timeline(gang_sim, until=10).axes[0])
     assert set(marks) == {"rejected at Permit"} and len(marks["rejected at Permit"]) == 6

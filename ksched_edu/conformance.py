@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .anchors import plumbing
 from .cli import answer_case
+from .resources import data_path
 
 CASE_FILES = ("case.yaml", "cluster.yaml", "config.yaml", "expected.json")
 MODES = ("score", "run", "configError")
@@ -51,8 +52,8 @@ EXIT_USAGE = 2
 
 @plumbing("conformance checker against upstream outputs")
 def default_cases_dir() -> Path:
-    """``data/conformance/cases`` of the repository this package sits in."""
-    return Path(__file__).resolve().parent.parent / "data" / "conformance" / "cases"
+    """``data/conformance/cases`` of the project, in a checkout or installed (ksched_edu.resources)."""
+    return data_path("conformance", "cases")
 
 
 # --- one difference, one case ----------------------------------------------------------------

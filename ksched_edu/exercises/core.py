@@ -45,8 +45,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
-# The project root, so that a check finds data/ whether it runs from notebooks/ or from the root.
-ROOT = Path(__file__).resolve().parents[2]
+from ..resources import data_root, resolve_data
+
+# The folder that holds data/ in a checkout (the project root); an installed package reads its
+# data through ksched_edu.resources, so a check finds it from notebooks/, the root or anywhere.
+ROOT = data_root().parent
 
 PASS_MARK = "✔"
 FAIL_MARK = "✘"
@@ -80,8 +83,9 @@ def is_unanswered(value: Any) -> bool:
 
 
 def project_path(path: str | Path) -> Path:
-    """``path`` as given when it exists from the working directory, else relative to the project root."""
-    p = Path(path)
+    """``path`` as given when it exists from the working directory; ``data/...`` under the data root
+    (:func:`ksched_edu.resources.data_path`), installed or not; anything else relative to :data:`ROOT`."""
+    p = resolve_data(path)
     return p if p.is_absolute() or p.exists() else ROOT / p
 
 

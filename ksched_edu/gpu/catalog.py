@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 from ..anchors import plumbing
+from ..resources import data_path
 from .nvidia_smi import load_topology
 from .topology import Topology
 
@@ -19,8 +20,8 @@ _PLUMBING = ("the project's own GPU model: a node's topology named by a node lab
              "dump in data/topologies; no upstream counterpart")
 
 TOPOLOGY_LABEL = "gpu.ksched-edu.io/topology"
-# data/topologies of the project (this file is ksched_edu/gpu/catalog.py).
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "data" / "topologies"
+# data/topologies of the project, in a checkout or installed (ksched_edu.resources).
+DEFAULT_DIR = data_path("topologies")
 SUFFIX = ".txt"
 
 

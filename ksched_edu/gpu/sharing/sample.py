@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ...anchors import plumbing
+from ...resources import data_path, data_root
 from .openb import NodeRow, PathLike, PodRow, read_node_csv, read_pod_csv, write_node_csv, write_pod_csv
 
 _PLUMBING = "generates the small openb-shaped sample the project ships; the trace itself is not shipped"
 
-ROOT = Path(__file__).resolve().parents[3]
-SAMPLE_DIR = ROOT / "data" / "gpu-sample"
+SAMPLE_DIR = data_path("gpu-sample")
 SEED = 7
 NUM_NODES = 100
 NODE_FILE = "openb_node_list_gpu_node.csv"
@@ -234,7 +234,7 @@ def trace_dir(environ: Optional[dict] = None) -> Optional[Path]:
         return None
     folder = Path(value)
     if not folder.is_absolute() and not folder.exists():
-        folder = ROOT / folder
+        folder = data_root().parent / folder  # relative to the project root, in a checkout
     return folder if (folder / NODE_FILE).is_file() and (folder / POD_FILE).is_file() else None
 
 

@@ -12,7 +12,12 @@ package is the course's lab on what it leaves out:
   and the node label that names one;
 - :mod:`~ksched_edu.gpu.search`: the exact best-subset search;
 - :mod:`~ksched_edu.gpu.ledger`: which pod holds which GPU;
-- :mod:`~ksched_edu.gpu.plugins`: GPUTopology, the plugin built on them.
+- :mod:`~ksched_edu.gpu.plugins`: GPUTopology, the plugin built on them;
+- :mod:`~ksched_edu.gpu.compare`: stock GPU binpacking beside GPUTopology, job
+  by job, and the idle GPUs each run leaves unusable;
+- :mod:`~ksched_edu.gpu.nics`: which GPUs sit near which NIC;
+- :mod:`~ksched_edu.gpu.sharing_modes`: time-slicing, MPS and MIG against the
+  FGD model's ``gpu_milli``.
 """
 from .catalog import TOPOLOGY_LABEL, TopologyCatalog
 from .ledger import GPUS_ANNOTATION, GPULedger, LedgerConflict

@@ -20,6 +20,11 @@ are skipped; lines starting with ``#`` are comments, where a few
   matrix only shows it for GPUs without NVLink between them (``PIX``); when
   the line is absent, GPUs joined by ``PIX`` are taken to share a switch.
 
+Columns that are neither GPUs nor affinities are NICs (``mlx5_0`` on older
+drivers, ``NIC0`` with a ``NIC Legend`` naming ``mlx5_0`` on newer ones): each
+GPU row's NIC cells become :attr:`Topology.nic_links`, the legend's names
+:attr:`Topology.nic_names`. NIC rows (NIC to NIC) are read past.
+
 The first other comment line is the topology's description. When the dump
 has no ``NUMA Affinity`` column (older drivers), GPUs with the same CPU
 affinity are put on the same NUMA node, numbered in order of appearance.
@@ -42,6 +47,7 @@ _AFFINITY = ("CPU_Affinity", "NUMA_Affinity", "GPU_NUMA_ID")
 _GPU = re.compile(r"^GPU(\d+)$")
 _CSV_HEADER = re.compile(r"^index,\s*name,\s*memory\.total \[MiB\]", re.IGNORECASE)
 _KEYS = ("source", "nvlink-gbps", "pcie-gbps", "pcie-switch")
+_NIC_LEGEND = re.compile(r"^(\S+):\s*(\S+)$")
 
 
 @plumbing(_PLUMBING)
@@ -80,6 +86,7 @@ class _Reader:
         self.columns: list[str] = []
         self.rows: dict[str, tuple[int, list[str]]] = {}
         self.query: dict[int, tuple[str, int]] = {}
+        self.nic_legend: dict[str, str] = {}
 
     def fail(self, message: str, line: int = 0) -> TopologyError:
         return TopologyError(message, self.file, line)
@@ -100,7 +107,12 @@ class _Reader:
                     mode = "top"
                 continue
             if stripped.startswith("Legend") or stripped.startswith("NIC Legend"):
-                mode = "legend"
+                mode = "nic-legend" if stripped.startswith("NIC") else "legend"
+                continue
+            if mode == "nic-legend":
+                match = _NIC_LEGEND.match(stripped)
+                if match:
+                    self.nic_legend[match.group(1)] = match.group(2)
                 continue
             if mode == "legend":
                 continue
@@ -170,20 +182,20 @@ class _Reader:
             raise self.fail(f"GPU columns must be GPU0..GPU{len(gpu_names) - 1}, got {' '.join(gpu_names)}")
         extra = [c for c in self.columns if c in _AFFINITY]
         links: list[list[Link]] = []
+        nic_links: list[tuple[Link, ...]] = []
         affinity: list[dict[str, str]] = []
         for g in gpu_names:
             if g not in self.rows:
                 raise self.fail(f"no row for {g}")
             number, values = self.rows[g]
-            row = []
+            row, to_nics = [], []
             for col, cell in zip(devices, values):
-                if col not in gpu_names:
-                    continue
                 try:
-                    row.append(parse_link(cell))
+                    (row if col in gpu_names else to_nics).append(parse_link(cell))
                 except ValueError as err:
                     raise self.fail(f"{g}/{col}: {err}", number) from None
             links.append(row)
+            nic_links.append(tuple(to_nics))
             affinity.append(dict(zip(extra, values[len(devices):])))
         for i, g in enumerate(gpu_names):
             if links[i][i].kind != SELF:
@@ -191,6 +203,11 @@ class _Reader:
             for j in range(i):
                 if links[i][j] != links[j][i]:
                     raise self.fail(f"{g}/GPU{j} is {links[i][j]} but GPU{j}/{g} is {links[j][i]}", self.rows[g][0])
+        nics = [d for d in devices if d not in gpu_names]
+        for i, g in enumerate(gpu_names):
+            bad = next((nic for nic, link in zip(nics, nic_links[i]) if link.kind == SELF or link.is_nvlink), None)
+            if bad is not None:
+                raise self.fail(f"{g}/{bad}: a GPU reaches a NIC over PCIe (PIX .. SYS)", self.rows[g][0])
         numa = self._numa(affinity)
         switches = self._switches(links)
         gpus = tuple(GPU(i, *self.query.get(i, ("", 0)), numa_node=numa[i], pcie_switch=switches[i],
@@ -200,7 +217,8 @@ class _Reader:
                         nvlink_gbps=self._int_meta("nvlink-gbps", DEFAULT_NVLINK_GBPS),
                         pcie_gbps=self._int_meta("pcie-gbps", DEFAULT_PCIE_GBPS),
                         description=self.description, source=self.meta.get("source", ""),
-                        nics=tuple(d for d in devices if d not in gpu_names))
+                        nics=tuple(nics), nic_links=tuple(nic_links) if nics else (),
+                        nic_names=tuple(self.nic_legend.get(nic, nic) for nic in nics))
 
     @staticmethod
     def _numa(affinity: list[dict[str, str]]) -> list[int]:
@@ -255,10 +273,14 @@ def format_topo(top: Topology) -> str:
         groups.setdefault(g.pcie_switch, []).append(g.name)
     lines.append("# pcie-switch: " + " ".join(",".join(m) for m in groups.values()))
     lines.append("$ nvidia-smi topo -m")
-    lines.append("\t" + "\t".join([g.name for g in top.gpus] + ["CPU Affinity", "NUMA Affinity"]))
+    nics = list(top.nics) if top.nic_links else []
+    lines.append("\t" + "\t".join([g.name for g in top.gpus] + nics + ["CPU Affinity", "NUMA Affinity"]))
     for i, g in enumerate(top.gpus):
         cells = [" X " if j == i else top.links[i][j].label for j in range(n)]
+        cells += [link.label for link in top.nic_links[i]] if nics else []
         lines.append("\t".join([g.name] + cells + [g.cpu_affinity or "N/A", str(g.numa_node)]))
+    if nics and top.nic_names != top.nics:
+        lines += ["", "NIC Legend:", ""] + [f"  {nic}: {name}" for nic, name in zip(top.nics, top.nic_names)]
     if any(g.model for g in top.gpus):
         lines += ["", "$ nvidia-smi --query-gpu=index,name,memory.total --format=csv",
                   "index, name, memory.total [MiB]"]

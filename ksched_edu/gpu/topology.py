@@ -45,7 +45,10 @@ class Topology:
     pcie_gbps: int = DEFAULT_PCIE_GBPS
     description: str = ""
     source: str = ""
-    nics: tuple[str, ...] = ()
+    nics: tuple[str, ...] = ()  # the NIC columns of the matrix, as titled (mlx5_0, or NIC0 on newer drivers)
+    # nic_links[i][k]: how GPU i reaches NIC k (PIX, PXB, ... SYS); () when the dump has no NIC columns.
+    nic_links: tuple[tuple[Link, ...], ...] = ()
+    nic_names: tuple[str, ...] = ()  # each NIC's device name (the NIC Legend's mlx5_0 for NIC0), else its title
     # Derived once: the bandwidth matrix, and the subset search's memo (see search.py).
     bandwidths: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
     search_cache: dict = field(init=False, repr=False, compare=False, hash=False, default_factory=dict)
@@ -63,6 +66,12 @@ class Topology:
                 if self.links[i][j] != self.links[j][i]:
                     raise ValueError(f"topology {self.name}: GPU{i}-GPU{j} is {self.links[i][j]} one way "
                                      f"and {self.links[j][i]} the other")
+        if self.nic_links and (len(self.nic_links) != n or any(len(row) != len(self.nics) for row in self.nic_links)):
+            raise ValueError(f"topology {self.name}: the GPU-NIC matrix must be {n}x{len(self.nics)}")
+        if not self.nic_names:
+            object.__setattr__(self, "nic_names", self.nics)
+        elif len(self.nic_names) != len(self.nics):
+            raise ValueError(f"topology {self.name}: {len(self.nic_names)} NIC names for {len(self.nics)} NICs")
         bw = tuple(tuple(link.bandwidth(self.nvlink_gbps, self.pcie_gbps) for link in row) for row in self.links)
         object.__setattr__(self, "bandwidths", bw)
 

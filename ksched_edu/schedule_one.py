@@ -17,17 +17,20 @@ Deviations:
 - The binding cycle is not a goroutine: the scheduler keeps it as binding
   work that lands during the next scheduling cycle (see ``scheduler.py``).
 - Ties in ``select_host`` are broken by the scheduler's seeded ``random.Random``.
+- The wall clock is read only for a recorder that asks for extension-point times
+  (``ExtensionPointTimer``, in place of upstream's metrics); it never steers a decision.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import TYPE_CHECKING, Optional
 
 from .anchors import plumbing, ports
 from .api.types import Pod, PodCondition
 from .framework.cycle_state import CycleState
 from .framework.interface import (PODS_TO_ACTIVATE_KEY, Code, NodePluginScores, NominatingInfo, NominatingMode, Status,
-                                  code_of, is_success, new_status)
+                                  is_success, new_status)
 from .framework.runtime import Framework
 from .framework.types import Diagnosis, FitError, NodeInfo, QueuedPodInfo
 from .internal.queue.events import ASSIGNED_POD_DELETE
@@ -258,6 +261,8 @@ def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod
 
     Raises FitError when no node fits, NoNodesAvailableError on an empty cluster.
     """
+    timer = fwk.extension_point_timer()
+    start = perf_counter() if timer is not None else 0.0
     sched.cache.update_snapshot(sched.node_info_snapshot)
     sched.record_cycle_start(fwk, pod)
     if sched.node_info_snapshot.num_nodes() == 0:
@@ -269,6 +274,8 @@ def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod
         return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status_map), 1)
     priority_list = prioritize_nodes(fwk, state, pod, feasible)
     host = select_host(priority_list, NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, sched.rng)
+    if timer is not None:  # upstream: metrics.SchedulingAlgorithmLatency, observed by schedulingCycle
+        timer.observe(fwk.profile_name, "schedulePod", perf_counter() - start, len(feasible))
     return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status_map), len(feasible))
 
 
@@ -277,7 +284,11 @@ def find_nodes_that_fit_pod(sched: "Scheduler", fwk: Framework, state: CycleStat
                             pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
     diagnosis = Diagnosis()
     all_nodes = sched.node_info_snapshot.node_infos().list()
+    timer = fwk.extension_point_timer()
+    start = perf_counter() if timer is not None else 0.0
     pre_res, s = fwk.run_pre_filter_plugins(state, pod)
+    if timer is not None:
+        timer.observe(fwk.profile_name, "PreFilter", perf_counter() - start)
     if not is_success(s):
         if not s.is_rejected():
             raise SchedulingError(s.message())
@@ -334,20 +345,27 @@ def find_nodes_that_pass_filters(sched: "Scheduler", fwk: Framework, state: Cycl
         return [nodes[(start + i) % num_all] for i in range(num_to_find)]
 
     feasible: list[NodeInfo] = []
+    run_filters = fwk.run_filter_plugins_with_nominated_pods
+    timer = fwk.extension_point_timer()
+    began = perf_counter() if timer is not None else 0.0
+    filtered = num_all
     # upstream: Parallelizer().Until(checkNode) with a cancel once one more node than
     # needed passed; with parallelism 1 that is this loop, node by node.
     for i in range(num_all):
         info = nodes[(start + i) % num_all]
-        status = fwk.run_filter_plugins_with_nominated_pods(state, pod, info)
-        if code_of(status) == Code.Error:
-            raise SchedulingError(status.message())
-        if is_success(status):
+        status = run_filters(state, pod, info)
+        if status is None or status.code == Code.Success:
             if len(feasible) + 1 > num_to_find:
+                filtered = i + 1
                 break
             feasible.append(info)
+        elif status.code == Code.Error:
+            raise SchedulingError(status.message())
         else:
             diagnosis.node_to_status_map[info.name] = status
             diagnosis.add_plugin_status(status)
+    if timer is not None:  # upstream times each Filter plugin (sampled), not the loop
+        timer.observe(fwk.profile_name, "Filter", perf_counter() - began, filtered)
     return feasible
 
 
@@ -377,12 +395,19 @@ def num_feasible_nodes_to_find(global_percentage: Optional[int], profile_percent
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> list[NodePluginScores]:
     if not fwk.has_score_plugins():
         return [NodePluginScores(n.name, total_score=1) for n in nodes]
+    timer = fwk.extension_point_timer()
+    start = perf_counter() if timer is not None else 0.0
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not is_success(s):
         raise SchedulingError(s.message())
+    if timer is not None:
+        timer.observe(fwk.profile_name, "PreScore", perf_counter() - start, len(nodes))
+        start = perf_counter()
     scores, s = fwk.run_score_plugins(state, pod, nodes)
     if not is_success(s):
         raise SchedulingError(s.message())
+    if timer is not None:  # Score, NormalizeScore and the weights, as upstream's RunScorePlugins times them
+        timer.observe(fwk.profile_name, "Score", perf_counter() - start, len(nodes))
     return scores
 
 
@@ -391,14 +416,13 @@ def select_host(node_score_list: list[NodePluginScores], count: int, rng) -> str
     """Pick the top-scoring node; among ties, each is equally likely (reservoir sampling)."""
     if not node_score_list:
         raise SchedulingError("empty priorityList")
-    # upstream: a max-heap popped in score order; a stable sort gives the same score order.
-    ordered = sorted(node_score_list, key=lambda ns: -ns.total_score)
-    best = ordered[0]
-    selected = best
+    # upstream: a max-heap popped while the score stays the highest; here the nodes with the
+    # highest score, in list order (the order a stable sort by score would pop them in).
+    best = max(ns.total_score for ns in node_score_list)
+    ties = [ns for ns in node_score_list if ns.total_score == best]
+    selected = ties[0]
     count_of_max = 1
-    for ns in ordered[1:]:
-        if ns.total_score != best.total_score:
-            break
+    for ns in ties[1:]:
         count_of_max += 1
         if rng.randrange(count_of_max) == 0:
             selected = ns

@@ -218,6 +218,9 @@ class Recorder:
     """Keeps every event in order; ``to_frame()`` gives a pandas DataFrame."""
 
     enabled = True
+    # Whether the scheduler should time its extension points for this recorder
+    # (see ExtensionPointTimer); reading the wall clock is left out otherwise.
+    times_extension_points = False
 
     def __init__(self) -> None:
         self.events: list[TraceEvent] = []
@@ -268,6 +271,45 @@ class NullRecorder(Recorder):
 
 
 NULL_RECORDER = NullRecorder()
+
+
+@plumbing("wall-time measurement of extension points, for the notebooks")
+@dataclass(frozen=True)
+class ExtensionPointTime:
+    """How long one extension point took for one pod (wall time), and over how many nodes."""
+
+    profile: str
+    # "PreFilter", "Filter", "PreScore", "Score", or "schedulePod": all of them and the rest
+    # (snapshot, selectHost), observed when a node was chosen among several feasible ones.
+    point: str
+    seconds: float
+    nodes: int = 0  # Filter: nodes filtered; PreScore, Score and schedulePod: nodes scored
+
+
+@plumbing("wall-time measurement of extension points, for the notebooks")
+class ExtensionPointTimer(NullRecorder):
+    """Records no trace events: the wall time of each extension point, call by call.
+
+    Upstream's kube-scheduler exports it as the histogram
+    ``scheduler_framework_extension_point_duration_seconds`` (pkg/scheduler/metrics),
+    observed by each ``Run*Plugins`` method, and the whole filter-and-score step as
+    ``scheduler_scheduling_algorithm_duration_seconds``. The times are not deterministic,
+    and only this recorder makes the scheduler read the clock.
+    """
+
+    times_extension_points = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.times: list[ExtensionPointTime] = []
+
+    @plumbing("wall-time measurement of extension points, for the notebooks")
+    def observe(self, profile: str, point: str, seconds: float, nodes: int = 0) -> None:
+        self.times.append(ExtensionPointTime(profile, point, seconds, nodes))
+
+    @plumbing("wall-time measurement of extension points, for the notebooks")
+    def to_rows(self) -> list[dict[str, Any]]:
+        return [asdict(t) for t in self.times]
 
 
 @plumbing("trace recorder for the notebooks")

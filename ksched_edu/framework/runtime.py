@@ -13,10 +13,15 @@ Deviations:
 - Permit waits are kept in ``waiting_pods``; the binding cycle (sim) resolves
   them on the virtual clock instead of blocking on a channel.
 - Every call is reported to a trace recorder when one is enabled.
+- Per node, the loops do only what must be done per node: the Filter plugins that did
+  not Skip are listed once per cycle, Score values are kept as plain ints per plugin
+  (NodeScore records only for a plugin with NormalizeScore), and each node's weighted
+  scores are a PluginScoreRow.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
@@ -35,6 +40,8 @@ from .types import ActionType, ClusterEvent, ClusterEventWithHint, NodeInfo, Pod
 # A factory builds a plugin from its args and the framework handle (upstream PluginFactory).
 PluginFactory = Callable[[Any, "Framework"], Any]
 Registry = dict[str, PluginFactory]
+
+_SUCCESS = Code.Success
 
 # Permit waits longer than this are cut to it (upstream maxTimeout).
 MAX_PERMIT_TIMEOUT = 15 * 60.0
@@ -137,6 +144,42 @@ def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
              t.CSI_STORAGE_CAPACITY, t.STORAGE_CLASS, "PodSchedulingContext", "ResourceClaim", "ResourceClass",
              "ResourceClaimParameters", "ResourceClassParameters"]
     return [ClusterEventWithHint(ClusterEvent(k, ActionType.All)) for k in kinds]
+
+
+@ports("pkg/scheduler/framework/interface.go", "NodePluginScores", 57, 64)
+class PluginScoreRow(Sequence[PluginScore]):
+    """One node's ``Scores``: a PluginScore per Score plugin that ran, in plugin order.
+
+    upstream: a slice of PluginScore values, allocated with its NodePluginScores. Here the
+    row keeps the plugin names (shared by every node of the cycle) and the node's weighted
+    scores, and makes a PluginScore record when one is read: a scheduling cycle scores
+    hundreds of nodes, and nothing reads most rows.
+    """
+
+    __slots__ = ("names", "values")
+
+    def __init__(self, names: list[str], values: tuple[int, ...]) -> None:
+        self.names = names
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [PluginScore(n, v) for n, v in zip(self.names[index], self.values[index])]
+        return PluginScore(self.names[index], self.values[index])
+
+    def __iter__(self) -> Iterator[PluginScore]:
+        return (PluginScore(n, v) for n, v in zip(self.names, self.values))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (PluginScoreRow, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 @ports("pkg/scheduler/framework/runtime/framework.go", "frameworkImpl", 52, 88)
@@ -357,6 +400,16 @@ class Framework:
         entries = tuple((key, _summary(value)) for key, value in state.items())
         self.recorder.record(CycleStateEvent(c.time, c.cycle, c.pod, self.profile_name, point, entries))
 
+    @plumbing("times extension points when the recorder asks (upstream: the metrics package)")
+    def extension_point_timer(self) -> Optional[Any]:
+        """The recorder when it asks for extension-point times (ExtensionPointTimer), else None.
+
+        upstream: every Run*Plugins method observes its wall time in the
+        framework_extension_point_duration_seconds histogram; here the scheduling cycle's
+        call sites time PreFilter, Filter, PreScore and Score, and only for such a recorder.
+        """
+        return self.recorder if getattr(self.recorder, "times_extension_points", False) else None
+
     # --- the extension points ------------------------------------------------------
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).runPreEnqueuePlugins", 520, 545)
@@ -433,14 +486,10 @@ class Framework:
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
-        skip = state.skip_filter_plugins
         tracing = self.recorder.enabled
-        for pl in self.filter_plugins:
-            name = pl.name()
-            if name in skip:
-                continue
-            s = pl.filter(state, pod, node_info)
-            if s is not None and s.code != Code.Success:
+        for name, filter_fn in self.filter_plugins_to_run(state):
+            s = filter_fn(state, pod, node_info)
+            if s is not None and s.code != _SUCCESS:
                 if not s.is_rejected():
                     s = Status.as_status(f"running \"{name}\" filter plugin: {s.message()}")
                 s.with_plugin(name)
@@ -451,6 +500,22 @@ class Framework:
                 self._trace("Filter", name, s, node=node_info.name)
         return None
 
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
+    def filter_plugins_to_run(self, state: CycleState) -> list[tuple[str, Any]]:
+        """The Filter plugins whose PreFilter did not Skip, as (name, bound filter method).
+
+        upstream: RunFilterPlugins asks ``state.SkipFilterPlugins.Has(name)`` of each plugin
+        on every node; the answer is the same for the whole cycle, so it is worked out once
+        per cycle (per CycleState, and again whenever skip_filter_plugins is set).
+        """
+        cached = state.filter_plugins_to_run
+        if cached is not None and cached[0] is self:
+            return cached[1]
+        skip = state.skip_filter_plugins
+        run = [(pl.name(), pl.filter) for pl in self.filter_plugins if pl.name() not in skip]
+        state.filter_plugins_to_run = (self, run)
+        return run
+
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPluginsWithNominatedPods", 954, 999)
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
                                                info: NodeInfo) -> Optional[Status]:
@@ -460,6 +525,9 @@ class Framework:
         pod does not take room they were promised); the second runs without them (so a
         nominated pod's affinity cannot be what makes this pod fit).
         """
+        if self.nominator is None or not self.nominator.nominated_pods_for_node(info.name):
+            # upstream: addNominatedPods adds nothing, so the first pass is the only one.
+            return self.run_filter_plugins(state, pod, info)
         status: Optional[Status] = None
         pods_added = False
         for i in range(2):
@@ -538,45 +606,59 @@ class Framework:
                           nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
         plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
         names = [pl.name() for pl in plugins]
-        scores: list[list[NodeScore]] = [[] for _ in plugins]
+        # upstream: pluginToNodeScores, one preallocated NodeScoreList per plugin. Here each
+        # plugin's scores are plain ints in node order; NodeScore records are made only for
+        # a plugin with NormalizeScore, which reads and rewrites them.
+        values: list[list[int]] = [[] for _ in plugins]
+        calls = list(zip(names, [pl.score for pl in plugins], [v.append for v in values]))
         # upstream: Parallelizer().Until over nodes; each node's scores land in their own slot.
         for info in nodes:
-            for i, pl in enumerate(plugins):
-                value, s = pl.score(state, pod, info.name)
-                if s is not None and s.code != Code.Success:
+            node_name = info.name
+            for name, score, append in calls:
+                value, s = score(state, pod, node_name)
+                if s is not None and s.code != _SUCCESS:
                     return [], Status.as_status(
-                        f"running Score plugins: plugin \"{names[i]}\" failed with: {s.message()}")
-                scores[i].append(NodeScore(info.name, int(value)))
-        raw = [[ns.score for ns in plugin_scores] for plugin_scores in scores] if self.recorder.enabled else []
+                        f"running Score plugins: plugin \"{name}\" failed with: {s.message()}")
+                append(int(value))
+        raw = list(values) if self.recorder.enabled else []
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions()
             if ext is None:
                 continue
-            s = ext.normalize_score(state, pod, scores[i])
+            node_scores = [NodeScore(info.name, v) for info, v in zip(nodes, values[i])]
+            s = ext.normalize_score(state, pod, node_scores)
             if not is_success(s):
                 return [], Status.as_status(
                     f"running Normalize on Score plugins: plugin \"{names[i]}\" failed with: {s.message()}")
-        weights = [self.score_plugin_weight[n] for n in names]
-        result: list[NodePluginScores] = []
+            values[i] = [ns.score for ns in node_scores]
+        invalid = _first_invalid_score(values)
+        # upstream: int64. No wrap is possible: the score is in [0, 100], the weight an
+        # int32, and getScoreWeights keeps the positive weights' total below MaxInt64.
+        weighted = [[score * weight for score in v] for v, weight in
+                    zip(values, [self.score_plugin_weight[n] for n in names])]
+        if raw:
+            self._trace_scores(nodes, names, raw, values, weighted, until=invalid)
+        if invalid is not None:
+            index, i = invalid
+            return [], Status.as_status(
+                f"applying score defaultWeights on Score plugins: plugin \"{names[i]}\" returns an invalid score "
+                f"{values[i][index]}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
+        # upstream: allNodePluginScores, a slice of NodePluginScores whose Scores slices hold
+        # PluginScore values; here each node's Scores is a PluginScoreRow over its weighted scores.
+        return [NodePluginScores(info.name, PluginScoreRow(names, row), sum(row))  # type: ignore[arg-type]
+                for info, row in zip(nodes, zip(*weighted) if weighted else [() for _ in nodes])], None
+
+    def _trace_scores(self, nodes: list[NodeInfo], names: list[str], raw: list[list[int]],
+                      normalized: list[list[int]], weighted: list[list[int]],
+                      until: Optional[tuple[int, int]] = None) -> None:
+        """One Score event per node and plugin, in the order upstream applies the weights,
+        up to (not including) the (node, plugin) whose score is out of range, if any."""
         for index, info in enumerate(nodes):
-            nps = NodePluginScores(info.name)
             for i, name in enumerate(names):
-                score = scores[i][index].score
-                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
-                    return [], Status.as_status(
-                        f"applying score defaultWeights on Score plugins: plugin \"{name}\" returns an "
-                        f"invalid score {score}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}]"
-                        " after normalizing")
-                # upstream: int64. No wrap is possible: the score is in [0, 100], the weight an
-                # int32, and getScoreWeights keeps the positive weights' total below MaxInt64.
-                weighted = score * weights[i]
-                nps.scores.append(PluginScore(name, weighted))
-                nps.total_score += weighted
-                if raw:
-                    self._trace("Score", name, None, node=info.name, raw_score=raw[i][index],
-                                normalized_score=score, weighted_score=weighted)
-            result.append(nps)
-        return result, None
+                if (index, i) == until:
+                    return
+                self._trace("Score", name, None, node=info.name, raw_score=raw[i][index],
+                            normalized_score=normalized[i][index], weighted_score=weighted[i][index])
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsReserve", 1340, 1370)
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
@@ -688,6 +770,19 @@ def _summary(value: object, limit: int = 160) -> str:
 
 # " at 0x7f..." in a default repr: never part of a trace.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+@ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunScorePlugins", 1082, 1188)
+def _first_invalid_score(values: list[list[int]]) -> Optional[tuple[int, int]]:
+    """(node index, plugin index) of the first score out of [MinNodeScore, MaxNodeScore],
+    node by node as upstream checks them; None when every score is in range."""
+    if all(not v or (min(v) >= MIN_NODE_SCORE and max(v) <= MAX_NODE_SCORE) for v in values):
+        return None
+    for index in range(len(values[0])):
+        for i, v in enumerate(values):
+            if v[index] > MAX_NODE_SCORE or v[index] < MIN_NODE_SCORE:
+                return index, i
+    return None
 
 
 @ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "PodPriority", 27, 35, repo=SCHEDULER_PLUGINS)

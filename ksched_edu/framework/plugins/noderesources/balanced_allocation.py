@@ -113,10 +113,10 @@ def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> in
     """``(1 - std) * MAX_NODE_SCORE`` over the resources the node has."""
     resource_to_fractions: list[float] = []
     total_fraction = 0.0
-    for i in range(len(requested)):
-        if allocatable[i] == 0:
+    for req, alloc in zip(requested, allocatable):
+        if alloc == 0:
             continue
-        fraction = float(requested[i]) / float(allocatable[i])
+        fraction = float(req) / float(alloc)
         if fraction > 1:
             fraction = 1.0
         total_fraction += fraction

@@ -340,13 +340,17 @@ def fits(pod: Pod, node_info: NodeInfo) -> list[InsufficientResource]:
     return fits_request(compute_pod_resource_request(pod), node_info, None, None)
 
 
+# An empty set of ignored names, shared (fits_request runs once per node and pod).
+_NO_NAMES: frozenset[str] = frozenset()
+
+
 @ports("pkg/scheduler/framework/plugins/noderesources/fit.go", "fitsRequest", 421, 501)
 def fits_request(pod_request: Resource, node_info: NodeInfo, ignored_extended_resources: Optional[set[str]],
                  ignored_resource_groups: Optional[set[str]]) -> list[InsufficientResource]:
     """Compare the pod's request with the node's free resources, in upstream's order:
     pod count, cpu, memory, ephemeral storage, then each scalar resource."""
-    ignored_extended_resources = ignored_extended_resources or set()
-    ignored_resource_groups = ignored_resource_groups or set()
+    ignored_extended_resources = ignored_extended_resources or _NO_NAMES
+    ignored_resource_groups = ignored_resource_groups or _NO_NAMES
     insufficient: list[InsufficientResource] = []
 
     allowed_pod_number = node_info.allocatable.allowed_pod_number

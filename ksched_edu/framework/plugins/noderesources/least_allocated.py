@@ -23,11 +23,11 @@ def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
 
     def scorer(requested: list[int], allocatable: list[int]) -> int:
         node_score = weight_sum = 0
-        for i in range(len(requested)):
-            if allocatable[i] == 0:
+        for req, alloc, res in zip(requested, allocatable, resources):
+            if alloc == 0:
                 continue
-            weight = resources[i].weight
-            node_score += least_requested_score(requested[i], allocatable[i]) * weight
+            weight = res.weight
+            node_score += least_requested_score(req, alloc) * weight
             weight_sum += weight
         if weight_sum == 0:
             return 0

@@ -18,9 +18,10 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import core
-from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 from ksched_edu.framework.preemption import (CRITERION_MIN_HIGHEST_PRIORITY, CRITERION_MIN_NUM_PODS,
                                              CRITERION_MIN_PDB_VIOLATIONS, CRITERION_MIN_SUM_PRIORITIES)
+
+from .verdicts import assert_mentions, verdict
 
 # The wall-clock limit a ``short`` row gives the learner's code.
 SHORT_LIMIT = 1.0
@@ -405,17 +406,9 @@ def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monk
     if row.short:
         monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", SHORT_LIMIT)
     start = time.monotonic()
-    result = getattr(exercises, check)(*row.args)
-    out = capsys.readouterr().out
+    result, out = verdict(capsys, getattr(exercises, check), *row.args)
     assert result is row.passes, out
-    assert out.count("\n") == 1, f"one verdict line expected, got {out!r}"
-    if row.passes:
-        assert out.startswith(PASS_MARK) and FAIL_MARK not in out, out
-    else:
-        assert out.startswith(FAIL_MARK) and " Hint: " in out, out
-        assert row.hint in out.split(" Hint: ", 1)[1], f"the hint should mention {row.hint!r}: {out!r}"
-    if row.says is not None:
-        assert row.says in out, f"the verdict should mention {row.says!r}: {out!r}"
+    assert_mentions(out, row.passes, row.hint, row.says)
     if row.short:
         assert time.monotonic() - start < 30 * SHORT_LIMIT, "an endless loop should end near the limit"
 

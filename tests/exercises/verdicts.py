@@ -17,3 +17,11 @@ def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: An
     if not result:
         assert " Hint: " in out
     return result, out
+
+
+def assert_mentions(out: str, passes: bool, hint: str, says: Any = None) -> None:
+    """A failing verdict's hint names ``hint``; the verdict names ``says`` when one is given."""
+    if not passes:
+        assert hint in out.split(" Hint: ", 1)[1], f"the hint should mention {hint!r}: {out!r}"
+    if says is not None:
+        assert says in out, f"the verdict should mention {says!r}: {out!r}"

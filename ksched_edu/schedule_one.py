@@ -34,7 +34,7 @@ from .framework.interface import (PODS_TO_ACTIVATE_KEY, Code, NodePluginScores, 
 from .framework.runtime import Framework
 from .framework.types import Diagnosis, FitError, NodeInfo, QueuedPodInfo
 from .internal.queue.events import ASSIGNED_POD_DELETE
-from .trace import BindEvent, CycleEvent
+from .trace import BindEvent
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scheduler import Scheduler

@@ -5,7 +5,7 @@
 
 For each ``# EXERCISE`` cell of ``notebooks/NN_*.ipynb``: the question (the exercise's
 paragraph), the check the next cell calls, the one-line hints that check can print
-(read from its source in ``ksched_edu/exercises/chNN.py``: each ``hint=`` and each
+(read from its source in ``ksched_edu/exercises/chNN.py``: each ``hint=`` or ``*_hint=`` and each
 ``*_HINT`` / ``*_HINTS`` table it uses), and the working answer the committed chapter holds.
 """
 from __future__ import annotations
@@ -66,7 +66,7 @@ def hints_of(check) -> list[str]:
     tree = ast.parse(textwrap.dedent(inspect.getsource(check)))
     hints: list[str] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.keyword) and node.arg == "hint":
+        if isinstance(node, ast.keyword) and node.arg is not None and (node.arg == "hint" or node.arg.endswith("_hint")):
             text = render(node.value)
             for name, value in constants.items():
                 text = text.replace(f"{{{name}}}", value)

@@ -9,7 +9,7 @@ Deviations:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping, Optional
 
 from ..anchors import SCHEDULER_PLUGINS, plumbing, ports

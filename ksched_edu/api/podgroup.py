@@ -24,7 +24,7 @@ from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .defaults import set_defaults_object_meta
 from .errors import ManifestError, invalid, required
 from .loader import _child, _object_meta, _Reader
-from .types import ObjectMeta, ResourceList
+from .types import NamespacedObject, ObjectMeta, ResourceList
 
 GROUP_NAME = "scheduling.x-k8s.io"
 API_VERSION = GROUP_NAME + "/v1alpha1"
@@ -65,16 +65,12 @@ class PodGroupStatus:
 
 @ports("apis/scheduling/v1alpha1/types.go", "PodGroup", 128, 142, repo=SCHEDULER_PLUGINS)
 @dataclass
-class PodGroup:
+class PodGroup(NamespacedObject):
     kind = KIND
 
     metadata: ObjectMeta = field(default_factory=ObjectMeta)
     spec: PodGroupSpec = field(default_factory=PodGroupSpec)
     status: PodGroupStatus = field(default_factory=PodGroupStatus)
-
-    @property
-    def key(self) -> str:
-        return f"{self.metadata.namespace}/{self.metadata.name}"
 
 
 @plumbing("decodes a PodGroup from its raw mapping")

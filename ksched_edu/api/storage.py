@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..anchors import K8S, SCHEDULER_PLUGINS, plumbing, ports
+from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .defaults import (NAMESPACE_DEFAULT, NAMESPACED_KINDS, object_label, set_defaults_csi_driver,
                        set_defaults_object_meta, set_defaults_storage_class)
-from .types import LabelSelector, NodeSelector, ObjectMeta, ResourceList
+from .types import LabelSelector, NamedObject, NamespacedObject, NodeSelector, ObjectMeta, ResourceList
 
 # core/v1 access modes, volume modes, phases and reclaim policies.
 READ_WRITE_ONCE = "ReadWriteOnce"
@@ -119,24 +119,11 @@ class PersistentVolumeClaimStatus:
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "PersistentVolumeClaim", 452, 469, repo=SCHEDULER_PLUGINS)
 @dataclass
-class PersistentVolumeClaim:
+class PersistentVolumeClaim(NamespacedObject):
     metadata: ObjectMeta
     spec: PersistentVolumeClaimSpec = field(default_factory=PersistentVolumeClaimSpec)
     status: PersistentVolumeClaimStatus = field(default_factory=PersistentVolumeClaimStatus)
     kind = "PersistentVolumeClaim"
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
-
-    @property
-    def namespace(self) -> str:
-        return self.metadata.namespace
-
-    @property
-    def key(self) -> str:
-        """``namespace/name`` (cache.MetaNamespaceKeyFunc)."""
-        return f"{self.metadata.namespace}/{self.metadata.name}"
 
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "CSIPersistentVolumeSource", 1983, 2046, repo=SCHEDULER_PLUGINS)
@@ -178,15 +165,11 @@ class PersistentVolumeStatus:
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "PersistentVolume", 302, 321, repo=SCHEDULER_PLUGINS)
 @dataclass
-class PersistentVolume:
+class PersistentVolume(NamedObject):
     metadata: ObjectMeta
     spec: PersistentVolumeSpec = field(default_factory=PersistentVolumeSpec)
     status: PersistentVolumeStatus = field(default_factory=PersistentVolumeStatus)
     kind = "PersistentVolume"
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
 
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "TopologySelectorLabelRequirement", 3285, 3292, repo=SCHEDULER_PLUGINS)

@@ -63,6 +63,31 @@ class ObjectMeta:
     owner_references: list[OwnerReference] = field(default_factory=list)
 
 
+@plumbing("metav1.Object's GetName for the objects that embed ObjectMeta (Go promotes the embedded fields)")
+class NamedObject:
+    """``name``, read from the object's ``metadata``."""
+
+    metadata: ObjectMeta
+
+    @property
+    def name(self) -> str:
+        return self.metadata.name
+
+
+@plumbing("metav1.Object's GetNamespace and the namespace/name key of namespaced objects")
+class NamespacedObject(NamedObject):
+    """``name``, ``namespace`` and the ``namespace/name`` key of a namespaced object."""
+
+    @property
+    def namespace(self) -> str:
+        return self.metadata.namespace
+
+    @property
+    def key(self) -> str:
+        """``namespace/name`` (cache.MetaNamespaceKeyFunc), as the scheduler logs a pod."""
+        return f"{self.metadata.namespace}/{self.metadata.name}"
+
+
 # --- selectors -----------------------------------------------------------------
 
 
@@ -250,24 +275,11 @@ class PodStatus:
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "Pod", 4689, 4708, repo=SCHEDULER_PLUGINS)
 @dataclass
-class Pod:
+class Pod(NamespacedObject):
     metadata: ObjectMeta
     spec: PodSpec = field(default_factory=PodSpec)
     status: PodStatus = field(default_factory=PodStatus)
     kind = "Pod"
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
-
-    @property
-    def namespace(self) -> str:
-        return self.metadata.namespace
-
-    @property
-    def key(self) -> str:
-        """``namespace/name``, as the scheduler logs a pod."""
-        return f"{self.metadata.namespace}/{self.metadata.name}"
 
     @property
     def uid(self) -> str:
@@ -305,15 +317,11 @@ class NodeStatus:
 
 @ports("vendor/k8s.io/api/core/v1/types.go", "Node", 6134, 6152, repo=SCHEDULER_PLUGINS)
 @dataclass
-class Node:
+class Node(NamedObject):
     metadata: ObjectMeta
     spec: NodeSpec = field(default_factory=NodeSpec)
     status: NodeStatus = field(default_factory=NodeStatus)
     kind = "Node"
-
-    @property
-    def name(self) -> str:
-        return self.metadata.name
 
     @property
     def labels(self) -> dict[str, str]:

@@ -13,7 +13,7 @@ PermitEvents of the trace.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
@@ -185,25 +185,36 @@ def first_failure_queues() -> dict[str, str]:
     return first
 
 
+def _verdict_on_pod_predictions(predicted: Any, actual_of: Callable[[], dict[str, str]], choices: Any, *, hint: str,
+                          kind: str, kinds: str, choices_hint: str, named: Callable[[dict, dict], str],
+                          names_hint: str, sep: str) -> bool:
+    """The verdict on a ``{pod: kind}`` prediction: a dict, of known ``choices``, naming exactly the
+    pods of ``actual_of()``, each right; ``named`` says what is wrong with the set of pods named."""
+    if is_unanswered(predicted) or not isinstance(predicted, dict):
+        return failed(f"predicted is not a dict {{pod: {kind}}} yet.", hint=hint)
+    unknown = sorted(str(v) for v in predicted.values() if v not in choices)
+    if unknown:
+        return failed(f"{unknown} are not {kinds}.", hint=choices_hint)
+    actual = actual_of()
+    if set(predicted) != set(actual):
+        return failed(named(predicted, actual), hint=names_hint)
+    wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
+    if wrong:
+        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
+    return passed("right: " + ", ".join(f"{pod}{sep}{outcome}" for pod, outcome in sorted(actual.items())) + ".")
+
+
 def check_first_failure_queues(predicted: Any) -> bool:
     """Is ``predicted`` (pod -> "backoffQ" or "unschedulablePods") where each failing pod of the
     overlap scenario waited after its first failure?"""
     hint = ("a pod that fails goes to backoffQ when a move request came during its cycle (the bind of the "
             "pod scheduled just before it, landing while it was tried); otherwise to unschedulablePods. "
             "Which pod's scheduling cycle came right before each failing pod's, and did it bind?")
-    if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("predicted is not a dict {pod: queue} yet.", hint=hint)
-    unknown = sorted(str(v) for v in predicted.values() if v not in QUEUE_NAMES)
-    if unknown:
-        return failed(f"{unknown} are not queue names.", hint='use "backoffQ" or "unschedulablePods".')
-    actual = first_failure_queues()
-    if set(predicted) != set(actual):
-        return failed(f"you named {sorted(predicted)}; the pods that failed are {len(actual)}.",
-                      hint="which pods can never fit? name each of them, as namespace/name.")
-    wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
-    if wrong:
-        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
-    return passed("right: " + ", ".join(f"{pod} → {queue}" for pod, queue in sorted(actual.items())) + ".")
+    return _verdict_on_pod_predictions(
+        predicted, first_failure_queues, QUEUE_NAMES, hint=hint, kind="queue", kinds="queue names",
+        choices_hint='use "backoffQ" or "unschedulablePods".',
+        named=lambda predicted, actual: f"you named {sorted(predicted)}; the pods that failed are {len(actual)}.",
+        names_hint="which pods can never fit? name each of them, as namespace/name.", sep=" → ")
 
 
 # --- exercise 4: how does each wait at Permit end? ----------------------------------------------
@@ -295,16 +306,8 @@ def check_permit_outcomes(predicted: Any) -> bool:
     hint = ("a wait ends at the first of: every plugin it waits for calls Allow; someone calls Reject; its own "
             "timer runs out (upstream's 'rejected due to timeout'). Once it has ended, the pod no longer waits, "
             "and a later Allow or Reject for it does nothing.")
-    if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("predicted is not a dict {pod: outcome} yet.", hint=hint)
-    unknown = sorted(str(v) for v in predicted.values() if v not in OUTCOMES)
-    if unknown:
-        return failed(f"{unknown} are not outcomes.", hint='use "allowed", "rejected" or "timeout".')
-    actual = permit_outcomes()
-    if set(predicted) != set(actual):
-        return failed(f"you named {len(predicted)} pod(s); {len(actual)} pods waited at Permit.",
-                      hint="name each pod of HOLD_TIMEOUTS, as namespace/name.")
-    wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
-    if wrong:
-        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
-    return passed("right: " + ", ".join(f"{pod} {actual[pod]}" for pod in sorted(actual)) + ".")
+    return _verdict_on_pod_predictions(
+        predicted, permit_outcomes, OUTCOMES, hint=hint, kind="outcome", kinds="outcomes",
+        choices_hint='use "allowed", "rejected" or "timeout".',
+        named=lambda predicted, actual: f"you named {len(predicted)} pod(s); {len(actual)} pods waited at Permit.",
+        names_hint="name each pod of HOLD_TIMEOUTS, as namespace/name.", sep=" ")

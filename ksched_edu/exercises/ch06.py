@@ -280,7 +280,7 @@ def check_gpus_held_at_permit(predicted: Any) -> bool:
                         "releases them before their timeout (30 s).")
             else:
                 hint = ("Coscheduling's PostFilter keeps the waiting members only when the group is within 10% of "
-                        f"its quorum: is (7 - 6) / 7 at most 10%?")
+                        "its quorum: is (7 - 6) / 7 at most 10%?")
             return failed(f"{config}: you said {said!r}.", hint=hint)
     return passed(f"with minMember {HELD_MIN_MEMBER}, at t=10 s the waiting members hold "
                   f"{predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone and "

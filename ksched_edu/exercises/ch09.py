@@ -35,7 +35,7 @@ def _example_workload() -> list:
 
 def _example_node_after_one_gpu_pod() -> Any:
     """The example node once a one-GPU pod (2 CPUs, 1000m) took GPU 1: 6 CPUs; GPUs 200m, 0, 1000m, 500m left."""
-    from ksched_edu.gpu.sharing.resource import NodeResource, PodResource
+    from ksched_edu.gpu.sharing.resource import PodResource
 
     after, _ = _example_node().sub(PodResource(2000, 1000, 1))
     return after

@@ -1,7 +1,6 @@
 """The checks of chapters 00-03: a right answer prints ✔, each kind of wrong answer ✘ with a hint."""
 from __future__ import annotations
 
-import copy
 import subprocess
 import sys
 from pathlib import Path
@@ -112,63 +111,7 @@ def test_check_non_zero_cpu(capsys: pytest.CaptureFixture, requested: Any, non_z
     assert verdict(capsys, exercises.check_non_zero_cpu, requested, non_zero)[0] is ok
 
 
-# --- chapter 02 -------------------------------------------------------------------------
-
-
-@pytest.mark.ch02
-@pytest.mark.parametrize("answer,ok", [
-    ({1: 2, 2: 4, 3: 8, 4: 16, 5: 20, 6: 20}, True),
-    ({1: 2.0, 2: 4.0, 3: 8.0, 4: 16.0, 5: 20.0, 6: 20.0}, True),
-    ({1: 2, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64}, False),
-    ({1: 1, 2: 2, 3: 4, 4: 8, 5: 10, 6: 10}, False),
-    ({1: 2, 2: 4}, False),
-    (..., False),
-], ids=["doubling, capped", "floats", "no cap", "the default configuration", "missing attempts", "unanswered"])
-def test_check_backoff_prediction(capsys: pytest.CaptureFixture, answer: Any, ok: bool) -> None:
-    assert verdict(capsys, exercises.check_backoff_prediction, answer)[0] is ok
-
-
-def _label(name: str, copy_first: bool = True) -> Callable[[Any], None]:
-    def free(api: Any) -> None:
-        node = api.get("Node", "", name)
-        node = copy.deepcopy(node) if copy_first else node
-        node.metadata.labels["disk"] = "ssd"
-        api.update(node)
-    return free
-
-
-def _new_node(api: Any) -> None:
-    from ksched_edu.api.loader import load_cluster
-
-    node = load_cluster(ROOT / "data/workloads/new-nodes.yaml").nodes[0]
-    node.metadata.labels["disk"] = "ssd"
-    api.create(node)
-
-
-def _change_pod(api: Any) -> None:
-    pod = copy.deepcopy(api.get_pod("default", "ssd-job"))
-    pod.spec.node_selector = {}
-    api.update(pod)
-
-
-def _stub(api: Any) -> None:
-    raise NotImplementedError("your code here")
-
-
-@pytest.mark.ch02
-@pytest.mark.parametrize("free,ok,says", [
-    (_label("n1"), True, "NodeLabelChange"),
-    (_new_node, True, "NodeAdd"),
-    (_label("n1", copy_first=False), False, "no cluster event"),
-    (_label("n2"), False, "no cluster event"),
-    (_change_pod, False, "changed"),
-    (_stub, False, "NotImplementedError"),
-    (..., False, "not a function"),
-], ids=["label n1", "a new labelled node", "label without a copy", "label the tainted node", "change the pod",
-        "stub", "unanswered"])
-def test_check_free_the_pod(capsys: pytest.CaptureFixture, free: Any, ok: bool, says: str) -> None:
-    result, out = verdict(capsys, exercises.check_free_the_pod, free)
-    assert result is ok and says in out
+# --- chapter 02: tests/exercises/test_ch02.py ------------------------------------------
 
 
 # --- chapter 03 -------------------------------------------------------------------------

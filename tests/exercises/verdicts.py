@@ -1,11 +1,16 @@
 """The one assertion every exercise-check test makes: a check prints exactly one verdict line."""
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 import pytest
 
+from ksched_edu.exercises import core
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+
+# The wall-clock limit a ``short`` row of a check's table gives the learner's code.
+SHORT_LIMIT = 1.0
 
 
 def verdict(capsys: pytest.CaptureFixture, check: Callable[..., bool], *args: Any, **kwargs: Any) -> tuple[bool, str]:
@@ -25,3 +30,28 @@ def assert_mentions(out: str, passes: bool, hint: str, says: Any = None) -> None
         assert hint in out.split(" Hint: ", 1)[1], f"the hint should mention {hint!r}: {out!r}"
     if says is not None:
         assert says in out, f"the verdict should mention {says!r}: {out!r}"
+
+
+def assert_row(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, check: Callable[..., bool],
+               args: tuple, row: Any) -> None:
+    """One row of a check's wrong-answer table: its verdict, hint and words, and with ``row.short``
+    a learner's endless loop cut near SHORT_LIMIT."""
+    if row.short:
+        monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", SHORT_LIMIT)
+    start = time.monotonic()
+    result, out = verdict(capsys, check, *args)
+    assert result is row.passes, out
+    assert_mentions(out, row.passes, row.hint, row.says)
+    if row.short:
+        assert time.monotonic() - start < 30 * SHORT_LIMIT, "an endless loop should end near the limit"
+
+
+def endless(*args: Any) -> Any:
+    """A learner's answer that never returns."""
+    while True:
+        pass
+
+
+def not_written(*args: Any) -> Any:
+    """A learner's answer left as the exercise's stub."""
+    raise NotImplementedError("your code here")

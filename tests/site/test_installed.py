@@ -14,7 +14,6 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHAPTER = "00_tour.ipynb"

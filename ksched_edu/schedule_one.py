@@ -22,9 +22,11 @@ Deviations:
 """
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
+from operator import attrgetter
 from time import perf_counter
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .anchors import plumbing, ports
 from .api.types import Pod, PodCondition
@@ -411,6 +413,9 @@ def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[No
     return scores
 
 
+_total_score = attrgetter("total_score")
+
+
 @ports("pkg/scheduler/schedule_one.go", "selectHost", 861, 908)
 def select_host(node_score_list: list[NodePluginScores], count: int, rng) -> str:
     """Pick the top-scoring node; among ties, each is equally likely (reservoir sampling)."""
@@ -418,15 +423,38 @@ def select_host(node_score_list: list[NodePluginScores], count: int, rng) -> str
         raise SchedulingError("empty priorityList")
     # upstream: a max-heap popped while the score stays the highest; here the nodes with the
     # highest score, in list order (the order a stable sort by score would pop them in).
-    best = max(ns.total_score for ns in node_score_list)
+    best = max(map(_total_score, node_score_list))
     ties = [ns for ns in node_score_list if ns.total_score == best]
     selected = ties[0]
     count_of_max = 1
+    intn = rand_intn(rng)
     for ns in ties[1:]:
         count_of_max += 1
-        if rng.randrange(count_of_max) == 0:
+        if intn(count_of_max) == 0:
             selected = ns
     return selected.name
+
+
+@plumbing("Go's rand.Intn on Python's random.Random")
+def rand_intn(rng: Any) -> Callable[[int], int]:
+    """``rng``'s draw of a number in [0, n), as a function of n.
+
+    For a ``random.Random`` whose randrange is the standard one, the draw ``randrange(n)``
+    makes (rejection sampling on ``getrandbits``) without randrange's argument checks:
+    select_host draws once per tied node, hundreds of times per cycle. Any other generator
+    (a test's, a notebook's) is asked for ``randrange(n)``.
+    """
+    if not isinstance(rng, random.Random) or type(rng).randrange is not random.Random.randrange:
+        return rng.randrange
+    getrandbits = rng.getrandbits
+
+    def intn(n: int) -> int:
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return r
+    return intn
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).assume", 934, 951)

@@ -25,7 +25,6 @@ Deviations:
 """
 from __future__ import annotations
 
-import copy
 import random
 import threading
 from collections import deque
@@ -33,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from .anchors import plumbing, ports
+from .api.deepcopy import deep_copy
 from .api.types import Pod
 from .config.types import KubeSchedulerConfiguration
 from .eventhandlers import add_all_event_handlers
@@ -145,7 +145,7 @@ class Scheduler:
     @ports("pkg/scheduler/framework/types.go", "(*QueuedPodInfo).DeepCopy", 220, 229)
     def copy_queued_pod_info(info: QueuedPodInfo) -> QueuedPodInfo:
         """Upstream QueuedPodInfo.DeepCopy: the assumed pod is a copy, the queue's stays as it was."""
-        pod = copy.deepcopy(info.pod)
+        pod = deep_copy(info.pod)
         return QueuedPodInfo(PodInfo.of(pod), info.timestamp, info.attempts, info.initial_attempt_timestamp,
                              set(info.unschedulable_plugins), set(info.pending_plugins), info.gated)
 

@@ -7,7 +7,7 @@ import pytest
 
 from ksched_edu.framework.interface import Code, NodePluginScores, new_status
 from ksched_edu.framework.types import Diagnosis, FitError
-from ksched_edu.schedule_one import num_feasible_nodes_to_find, select_host, truncate_message
+from ksched_edu.schedule_one import num_feasible_nodes_to_find, rand_intn, select_host, truncate_message
 from tests.builders import make_pod
 
 pytestmark = pytest.mark.ch04
@@ -50,6 +50,41 @@ def test_select_host(name, totals, possible):
 def test_select_host_is_deterministic_for_a_seed():
     picks = [select_host(scores(5, 5, 5, 5), 3, random.Random(7)) for _ in range(3)]
     assert len(set(picks)) == 1
+
+
+class CountingRandom(random.Random):
+    """A generator whose randrange is its own: rand_intn must ask it, not getrandbits."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.asked: list[int] = []
+
+    def randrange(self, n, *args):  # type: ignore[override]
+        self.asked.append(n)
+        return super().randrange(n, *args)
+
+
+class FirstDraw:
+    """Not a random.Random at all: only randrange, as a notebook's stand-in may have."""
+
+    def randrange(self, n: int) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2024])
+def test_rand_intn_draws_what_randrange_draws(seed):
+    # select_host's ties were broken by randrange(n); rand_intn must keep every draw.
+    ns = [1, 2, 3, 4, 5, 7, 8, 9, 100, 255, 256, 257, 1000, 4999, 5000]
+    intn = rand_intn(random.Random(seed))
+    reference = random.Random(seed)
+    assert [intn(n) for n in ns * 20] == [reference.randrange(n) for n in ns * 20]
+
+
+def test_rand_intn_asks_a_generator_with_its_own_randrange():
+    rng = CountingRandom(3)
+    select_host(scores(5, 5, 5, 5), 3, rng)
+    assert rng.asked == [2, 3, 4]
+    assert select_host(scores(5, 5, 5), 3, FirstDraw()) == "node2"  # every draw 0: the last tie wins
 
 
 def test_select_host_refuses_an_empty_list():

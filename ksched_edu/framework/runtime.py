@@ -487,7 +487,8 @@ class Framework:
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
         tracing = self.recorder.enabled
-        for name, filter_fn in self.filter_plugins_to_run(state):
+        cached = state.filter_plugins_to_run  # this cycle's list, once filter_plugins_to_run made it
+        for name, filter_fn in cached[1] if cached is not None and cached[0] is self else self.filter_plugins_to_run(state):
             s = filter_fn(state, pod, node_info)
             if s is not None and s.code != _SUCCESS:
                 if not s.is_rejected():

@@ -201,7 +201,7 @@ def is_scalar_resource_name(name: str) -> bool:
 
 
 @ports("pkg/scheduler/framework/types.go", "Resource", 592, 601)
-@dataclass
+@dataclass(slots=True)
 class Resource:
     milli_cpu: int = 0
     memory: int = 0

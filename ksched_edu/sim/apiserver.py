@@ -25,12 +25,12 @@ Deviations:
 """
 from __future__ import annotations
 
-import copy
 import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from ..anchors import plumbing
+from ..api.deepcopy import deep_copy
 from ..api.types import Pod, PodCondition
 
 WatchHandler = Callable[[str, Optional[Any], Optional[Any]], None]  # (event, old, new)
@@ -127,7 +127,7 @@ class APIServer:
     @staticmethod
     @plumbing("simulated API server")
     def copy_pod(pod: Pod) -> Pod:
-        return copy.deepcopy(pod)
+        return deep_copy(pod)
 
     # --- writes ----------------------------------------------------------------------
 
@@ -183,7 +183,7 @@ class APIServer:
         current = self.get_pod(pod.metadata.namespace, pod.metadata.name)
         if current is None:
             raise NotFoundError("Pod", pod.key)
-        terminating = copy.deepcopy(current)
+        terminating = deep_copy(current)
         terminating.metadata.deletion_timestamp = self._now()
         self.update(terminating)
         self.clock.call_later(grace_period, lambda: self._finish_delete(pod), label=f"delete {pod.key}")
@@ -204,7 +204,7 @@ class APIServer:
             raise ConflictError(f"pod {pod.name} is already assigned to node \"{current.spec.node_name}\"")
         if self.get("Node", "", node_name) is None:
             raise NotFoundError("Node", node_name)
-        bound = copy.deepcopy(current)
+        bound = deep_copy(current)
         bound.spec.node_name = node_name
         _set_condition(bound, PodCondition("PodScheduled", "True"))
         self._log("bind", "Pod", pod.key, node_name)
@@ -218,7 +218,7 @@ class APIServer:
         if current is None:
             return False
         changed_nnn = nominated_node_name is not None and current.status.nominated_node_name != nominated_node_name
-        updated = copy.deepcopy(current)
+        updated = deep_copy(current)
         changed_condition = condition is not None and _set_condition(updated, condition)
         if not changed_condition and not changed_nnn:
             return False

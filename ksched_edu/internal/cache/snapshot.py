@@ -91,8 +91,11 @@ class Snapshot:
 
     @ports("pkg/scheduler/internal/cache/snapshot.go", "(*Snapshot).Get", 189, 194)
     def get(self, node_name: str) -> NodeInfo:
-        info: Optional[NodeInfo] = self.node_info_map.get(node_name)
-        if info is None or info._node is None:  # info.node(), read directly: Score calls this per node
+        try:
+            info = self.node_info_map[node_name]
+        except KeyError:
+            raise NodeInfoNotFoundError(node_name) from None
+        if info._node is None:  # info.node(), read directly: Score calls this per node
             raise NodeInfoNotFoundError(node_name)
         return info
 

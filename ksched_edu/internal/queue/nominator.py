@@ -11,10 +11,10 @@ Deviations:
 """
 from __future__ import annotations
 
-import copy
 from typing import Callable, Optional
 
 from ...anchors import ports
+from ...api.deepcopy import deep_copy
 from ...api.types import Pod
 from ...framework.interface import NominatingInfo, NominatingMode
 from ...framework.types import PodInfo
@@ -111,4 +111,7 @@ class Nominator:
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*nominator).NominatedPodsForNode", 1316, 1325)
     def nominated_pods_for_node(self, node_name: str) -> list[PodInfo]:
         """Copies of the pods nominated to ``node_name``, safe for the caller to change."""
-        return [copy.deepcopy(pi) for pi in self.nominated_pods.get(node_name, ())]
+        nominated = self.nominated_pods.get(node_name)
+        if not nominated:  # every Filter pass asks, of every node; most have none
+            return []
+        return [deep_copy(pi) for pi in nominated]

@@ -108,6 +108,10 @@ def new(args: Any, handle: Any, fts: Any = None) -> BalancedAllocation:
     ))
 
 
+# float64(framework.MaxNodeScore), converted once.
+_MAX_NODE_SCORE_FLOAT = float(MAX_NODE_SCORE)
+
+
 @ports("pkg/scheduler/framework/plugins/noderesources/balanced_allocation.go", "balancedResourceScorer", 138, 173)
 def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> int:
     """``(1 - std) * MAX_NODE_SCORE`` over the resources the node has."""
@@ -134,4 +138,4 @@ def balanced_resource_scorer(requested: list[int], allocatable: list[int]) -> in
         std = math.sqrt(total / len(resource_to_fractions))
 
     # int() truncates toward zero, as Go's int64 conversion does.
-    return int((1 - std) * float(MAX_NODE_SCORE))
+    return int((1 - std) * _MAX_NODE_SCORE_FLOAT)

@@ -349,8 +349,6 @@ def fits_request(pod_request: Resource, node_info: NodeInfo, ignored_extended_re
                  ignored_resource_groups: Optional[set[str]]) -> list[InsufficientResource]:
     """Compare the pod's request with the node's free resources, in upstream's order:
     pod count, cpu, memory, ephemeral storage, then each scalar resource."""
-    ignored_extended_resources = ignored_extended_resources or _NO_NAMES
-    ignored_resource_groups = ignored_resource_groups or _NO_NAMES
     insufficient: list[InsufficientResource] = []
 
     allowed_pod_number = node_info.allocatable.allowed_pod_number
@@ -375,6 +373,8 @@ def fits_request(pod_request: Resource, node_info: NodeInfo, ignored_extended_re
                                                  pod_request.ephemeral_storage, used.ephemeral_storage,
                                                  alloc.ephemeral_storage))
 
+    ignored_extended_resources = ignored_extended_resources or _NO_NAMES
+    ignored_resource_groups = ignored_resource_groups or _NO_NAMES
     # upstream: a Go map, walked in random order; here the order the pod lists them.
     for r_name, r_quant in pod_request.scalar_resources.items():
         if r_quant == 0:

@@ -21,12 +21,13 @@ _NO_OVERFLOW_CAPACITY = goint.MAX_INT64 // MAX_NODE_SCORE
 def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
     """A scorer weighting each resource's free share by ``resources[i].weight``."""
 
+    weights = [r.weight for r in resources]
+
     def scorer(requested: list[int], allocatable: list[int]) -> int:
         node_score = weight_sum = 0
-        for req, alloc, res in zip(requested, allocatable, resources):
+        for req, alloc, weight in zip(requested, allocatable, weights):
             if alloc == 0:
                 continue
-            weight = res.weight
             node_score += least_requested_score(req, alloc) * weight
             weight_sum += weight
         if weight_sum == 0:

@@ -47,16 +47,17 @@ class ResourceAllocationScorer:
         if not self.resources:
             return 0, new_status(Code.Error, "resources not found")
 
-        requested: list[int] = []
-        allocatable: list[int] = []
+        n = len(self.resources)
+        requested = [0] * n
+        allocatable = [0] * n
         calculate = self.calculate_resource_allocatable_request
-        for res, pod_request in zip(self.resources, pod_requests_list):
-            alloc, req = calculate(node_info, res.name, pod_request)
+        for i, res in enumerate(self.resources):
+            alloc, req = calculate(node_info, res.name, pod_requests_list[i])
             # An extended resource the node lacks (or the pod does not ask for) stays 0 and is skipped.
             if alloc == 0:
-                req = 0
-            allocatable.append(alloc)
-            requested.append(req)
+                continue
+            allocatable[i] = alloc
+            requested[i] = req
 
         return self.scorer(requested, allocatable), None
 

@@ -610,17 +610,17 @@ class Framework:
         # upstream: pluginToNodeScores, one preallocated NodeScoreList per plugin. Here each
         # plugin's scores are plain ints in node order; NodeScore records are made only for
         # a plugin with NormalizeScore, which reads and rewrites them.
-        values: list[list[int]] = [[] for _ in plugins]
-        calls = list(zip(names, [pl.score for pl in plugins], [v.append for v in values]))
+        values: list[list[int]] = [[0] * len(nodes) for _ in plugins]
+        calls = list(zip(names, [pl.score for pl in plugins], values))
         # upstream: Parallelizer().Until over nodes; each node's scores land in their own slot.
-        for info in nodes:
+        for index, info in enumerate(nodes):
             node_name = info.name
-            for name, score, append in calls:
+            for name, score, slots in calls:
                 value, s = score(state, pod, node_name)
                 if s is not None and s.code != _SUCCESS:
                     return [], Status.as_status(
                         f"running Score plugins: plugin \"{name}\" failed with: {s.message()}")
-                append(int(value))
+                slots[index] = int(value)
         raw = list(values) if self.recorder.enabled else []
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions()

@@ -620,7 +620,8 @@ class Framework:
                 if s is not None and s.code != _SUCCESS:
                     return [], Status.as_status(
                         f"running Score plugins: plugin \"{name}\" failed with: {s.message()}")
-                slots[index] = int(value)
+                slots[index] = value
+        values = [_as_int64(v) for v in values]
         raw = list(values) if self.recorder.enabled else []
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions()
@@ -635,7 +636,8 @@ class Framework:
         invalid = _first_invalid_score(values)
         # upstream: int64. No wrap is possible: the score is in [0, 100], the weight an
         # int32, and getScoreWeights keeps the positive weights' total below MaxInt64.
-        weighted = [[score * weight for score in v] for v, weight in
+        # A weight of 1 (most plugins' default) leaves a plugin's scores as they are.
+        weighted = [v if weight == 1 else [score * weight for score in v] for v, weight in
                     zip(values, [self.score_plugin_weight[n] for n in names])]
         if raw:
             self._trace_scores(nodes, names, raw, values, weighted, until=invalid)
@@ -771,6 +773,23 @@ def _summary(value: object, limit: int = 160) -> str:
 
 # " at 0x7f..." in a default repr: never part of a trace.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
+# The one type a score may have without conversion (see _as_int64).
+_INT_ONLY = frozenset({int})
+
+
+@plumbing("a Python Score plugin may return a float; Go's Score returns an int64")
+def _as_int64(scores: list[Any]) -> list[int]:
+    """One plugin's scores as ints: a float (or a bool) from a plugin written in Python
+    counts as Go's ``int64()`` conversion would make it, truncated toward zero.
+
+    Checked once per plugin and cycle, over the whole list: nearly always every score
+    already is an int, and the list is returned as it is.
+    """
+    if set(map(type, scores)) <= _INT_ONLY:
+        return scores
+    return [int(v) for v in scores]
 
 
 @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunScorePlugins", 1082, 1188)

@@ -216,6 +216,21 @@ def test_run_score_plugins(name, plugins, weights, want):
     assert all(ns.total_score == sum(want[ns.name]) for ns in result)
 
 
+@pytest.mark.parametrize("name,score_value,weight,want", [
+    # Not upstream cases (Go's Score returns an int64): a Python plugin's float counts as
+    # Go's int64() conversion of it, truncated toward zero, before the weight applies.
+    ("float score truncated", 50.9, 1, 50),
+    ("float score truncated, then weighted", 50.9, 3, 150),
+    ("bool score counts as 0 or 1", True, 2, 2),
+])
+def test_run_score_plugins_python_scores(name, score_value, weight, want):
+    fwk = build([FakePlugin("p0", score_value=score_value)], {"score": [("p0", weight)]})
+    result, status = fwk.run_score_plugins(CycleState(), POD, [node_info("n1"), node_info("n2")])
+    assert status is None
+    assert [[(s.score, type(s.score)) for s in ns.scores] for ns in result] == [[(want, int)]] * 2
+    assert [(ns.total_score, type(ns.total_score)) for ns in result] == [(want, int)] * 2
+
+
 @pytest.mark.parametrize("name,plugin,want", [
     ("Score plugin return error", FakePlugin("p0", score_code=Code.Error),
      'running Score plugins: plugin "p0" failed with: injected Score status'),

@@ -50,9 +50,8 @@ class ResourceAllocationScorer:
         n = len(self.resources)
         requested = [0] * n
         allocatable = [0] * n
-        calculate = self.calculate_resource_allocatable_request
         for i, res in enumerate(self.resources):
-            alloc, req = calculate(node_info, res.name, pod_requests_list[i])
+            alloc, req = self.calculate_resource_allocatable_request(node_info, res.name, pod_requests_list[i])
             # An extended resource the node lacks (or the pod does not ask for) stays 0 and is skipped.
             if alloc == 0:
                 continue

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Callable, Optional
 
 from .. import goint
@@ -623,11 +624,12 @@ class Framework:
                 slots[index] = value
         values = [_as_int64(v) for v in values]
         raw = list(values) if self.recorder.enabled else []
+        node_names = [info.name for info in nodes]
         for i, pl in enumerate(plugins):
             ext = pl.score_extensions()
             if ext is None:
                 continue
-            node_scores = [NodeScore(info.name, v) for info, v in zip(nodes, values[i])]
+            node_scores = list(map(NodeScore, node_names, values[i]))
             s = ext.normalize_score(state, pod, node_scores)
             if not is_success(s):
                 return [], Status.as_status(
@@ -647,9 +649,11 @@ class Framework:
                 f"applying score defaultWeights on Score plugins: plugin \"{names[i]}\" returns an invalid score "
                 f"{values[i][index]}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
         # upstream: allNodePluginScores, a slice of NodePluginScores whose Scores slices hold
-        # PluginScore values; here each node's Scores is a PluginScoreRow over its weighted scores.
-        return [NodePluginScores(info.name, PluginScoreRow(names, row), sum(row))  # type: ignore[arg-type]
-                for info, row in zip(nodes, zip(*weighted) if weighted else [() for _ in nodes])], None
+        # PluginScore values; here each node's Scores is a PluginScoreRow over its weighted
+        # scores (one row per node: the weighted lists read across), TotalScore their sum.
+        rows = list(zip(*weighted)) if weighted else [() for _ in nodes]
+        return list(map(NodePluginScores, node_names, map(PluginScoreRow, repeat(names), rows),
+                        map(sum, rows))), None
 
     def _trace_scores(self, nodes: list[NodeInfo], names: list[str], raw: list[list[int]],
                       normalized: list[list[int]], weighted: list[list[int]],

@@ -47,16 +47,15 @@ class ResourceAllocationScorer:
         if not self.resources:
             return 0, new_status(Code.Error, "resources not found")
 
-        n = len(self.resources)
-        requested = [0] * n
-        allocatable = [0] * n
+        requested: list[int] = []
+        allocatable: list[int] = []
         for i, res in enumerate(self.resources):
             alloc, req = self.calculate_resource_allocatable_request(node_info, res.name, pod_requests_list[i])
             # An extended resource the node lacks (or the pod does not ask for) stays 0 and is skipped.
             if alloc == 0:
-                continue
-            allocatable[i] = alloc
-            requested[i] = req
+                req = 0
+            allocatable.append(alloc)
+            requested.append(req)
 
         return self.scorer(requested, allocatable), None
 

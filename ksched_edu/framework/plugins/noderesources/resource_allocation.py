@@ -51,7 +51,8 @@ class ResourceAllocationScorer:
         allocatable: list[int] = []
         for i, res in enumerate(self.resources):
             alloc, req = self.calculate_resource_allocatable_request(node_info, res.name, pod_requests_list[i])
-            # An extended resource the node lacks (or the pod does not ask for) stays 0 and is skipped.
+            # An extended resource the node lacks (or the pod does not ask for) is 0 in both
+            # lists, as upstream's untouched slot, and the scorer skips it.
             if alloc == 0:
                 req = 0
             allocatable.append(alloc)

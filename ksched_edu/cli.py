@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import sys
 from pathlib import Path
 from typing import Any, Optional, Sequence
@@ -29,6 +31,7 @@ from .sim.storage_controller import StorageControllerOptions
 from .trace import NULL_RECORDER, CycleEvent, Recorder
 
 EXIT_USAGE = 2
+EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a command ended by SIGPIPE
 
 
 @plumbing("command-line interface")
@@ -111,7 +114,7 @@ def answer_case(dir_arg: str) -> dict[str, Any]:
         return {"case": dir_arg, "configError": err.message}
     try:
         # The reference API server (client-go's fake clientset) stores objects without validating them.
-        cluster = load_cluster(cluster_path, validate=False)
+        cluster = load_cluster(cluster_path, validate=False, strict=False)
     except ManifestError as err:
         return {"case": dir_arg, "error": str(err)}
     try:
@@ -408,14 +411,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workload", help="YAML of objects with ksched-edu.io/at, delete-at, replicas annotations")
     sim.add_argument("--config", help="a KubeSchedulerConfiguration (default: the default profile)")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--until", type=float, help="stop at this virtual time (seconds); default: when quiescent")
-    sim.add_argument("--bind-latency", type=float, default=0.0, help="seconds each binding takes")
-    sim.add_argument("--provision-delay", type=float, default=StorageControllerOptions.provision_delay_seconds,
+    sim.add_argument("--until", type=seconds, help="stop at this virtual time (seconds); default: when quiescent")
+    sim.add_argument("--bind-latency", type=seconds, default=0.0, help="seconds each binding takes")
+    sim.add_argument("--provision-delay", type=seconds, default=StorageControllerOptions.provision_delay_seconds,
                      metavar="SECONDS",
                      help="seconds the simulated provisioner takes to create a claim's volume once the "
                           "scheduler selected a node (PreBind waits meanwhile); default %(default)s")
     sim.add_argument("--feature-gates", help="e.g. SchedulerQueueingHints=true")
-    sim.add_argument("--timeline", type=int, default=40, help="how many timeline lines to print (0: none)")
+    sim.add_argument("--timeline", type=count, default=40, help="how many timeline lines to print (0: none)")
     sim.add_argument("--trace", help="record every event and write the trace to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     frag = sub.add_parser("fragmentation", help="GPU sharing: one policy of the FGD paper on an openb trace")
@@ -446,9 +449,43 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+@plumbing("command-line interface: a number of seconds on the virtual clock")
+def seconds(text: str) -> float:
+    """An option's seconds: a finite number, zero or more (argparse exits 2 otherwise)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {text!r}")
+    return value
+
+
+@plumbing("command-line interface: a count")
+def count(text: str) -> int:
+    """An option's count: an integer, zero or more (argparse exits 2 otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
+    return value
+
+
 @plumbing("command-line interface")
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    try:
+        return _run(args)
+    except BrokenPipeError:
+        # The reader went away (``... | head``): stop quietly, as a command killed by
+        # SIGPIPE does, and keep Python from complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         if args.command == "case":
             for d in args.dirs:

@@ -25,6 +25,16 @@ BAD_CLUSTERS = {
     "unknown-priority-class.yaml": "Pod default/p: spec.priorityClassName: no PriorityClass with name gold",
     "containers-not-list.yaml": "Pod default/p: spec.containers: expected a list",
     "missing-kind.yaml": "document 1: kind: Required value",
+    # strict field validation: a misspelled or repeated field is refused, never dropped
+    "misspelled-requests.yaml": 'Pod default/p: strict decoding error: unknown field '
+                                '"spec.containers[0].resources.requets"',
+    "misspelled-capacity.yaml": 'Node n1: strict decoding error: unknown field "status.capacty"',
+    "misspelled-node-selector.yaml": 'Pod default/p: strict decoding error: unknown field "spec.nodeSelectr"',
+    "misspelled-toleration-operator.yaml": 'Pod default/p: strict decoding error: unknown field '
+                                           '"spec.tolerations[0].operater"',
+    "misspelled-unschedulable.yaml": 'Node n1: strict decoding error: unknown field "spec.unschedulabel"',
+    "duplicate-key.yaml": 'Pod default/p: strict decoding error: duplicate field '
+                          '"spec.containers[0].resources.requests.cpu"',
 }
 
 BAD_CONFIGS = {
@@ -151,3 +161,86 @@ def test_invalid_workload_simulate_names_the_workload_file(capsys, tmp_path):
     assert code == 2 and out == ""
     assert err == (f'{workload}: Pod "job" is invalid: spec.containers[0].resources.limits: Required value: '
                    "Limit must be set for non overcommitable resources\n")
+
+
+@pytest.mark.parametrize("name,want", sorted(BAD_CLUSTERS.items()))
+def test_bad_cluster_simulate_is_one_line_and_exit_2(capsys, name, want):
+    path = str(ROOT / "data/clusters/bad" / name)
+    code, out, err = run(capsys, "simulate", "--cluster", path)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith(path + ": ") and want in err
+
+
+def test_a_kubectl_dump_loads_in_both_commands(capsys):
+    dump = str(ROOT / "data/clusters/kubectl-get-o-yaml.yaml")
+    code, out, err = run(capsys, "schedule", "--cluster", dump)
+    assert code == 0 and err == "" and "Best: worker-1" in out
+    code, out, err = run(capsys, "simulate", "--cluster", dump)
+    assert code == 0 and err == "" and "bound" in out
+
+
+def test_the_case_command_decodes_as_the_reference_harness_did(capsys, tmp_path):
+    """Without strict field validation: an unknown field is dropped, the case answered."""
+    case = tmp_path / "lenient"
+    case.mkdir()
+    (case / "case.yaml").write_text("mode: score\npod: default/web\n")
+    (case / "config.yaml").write_text((ROOT / "data/configs/default.yaml").read_text())
+    (case / "cluster.yaml").write_text(Path(GOOD_CLUSTER).read_text().replace(
+        "kind: Node\n", "kind: Node\nnotAField: 1\n", 1))
+    code, out, _ = run(capsys, "case", str(case))
+    answer = json.loads(out)
+    assert code == 0 and "error" not in answer and answer["best"] == ["n3"]
+
+
+@pytest.mark.parametrize("command", ["schedule", "simulate"])
+def test_an_empty_file_is_refused_alike(capsys, tmp_path, command):
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("# nothing here\n---\n")
+    code, out, err = run(capsys, command, "--cluster", str(empty))
+    assert (code, out, err) == (2, "", f"{empty}: no objects in the file\n")
+
+
+@pytest.mark.parametrize("option,value,want", [
+    ("--until", "-5", "argument --until: expected a number of seconds, 0 or more, got '-5'"),
+    ("--until", "nan", "argument --until: expected a number of seconds, 0 or more, got 'nan'"),
+    ("--until", "soon", "argument --until: expected a number of seconds, got 'soon'"),
+    ("--bind-latency", "-1", "argument --bind-latency: expected a number of seconds, 0 or more, got '-1'"),
+    ("--provision-delay", "inf", "argument --provision-delay: expected a number of seconds, 0 or more, got 'inf'"),
+    ("--timeline", "-3", "argument --timeline: expected a whole number, 0 or more, got '-3'"),
+])
+def test_bad_numbers_exit_2_naming_the_option(capsys, option, value, want):
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--cluster", GOOD_CLUSTER, option, value])
+    _, err = capsys.readouterr()
+    assert exc.value.code == 2 and err.rstrip().endswith(want)
+
+
+def test_simulation_run_refuses_a_negative_until():
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+
+    sim = Simulation(load_cluster(GOOD_CLUSTER), default_config(), seed=0)
+    with pytest.raises(ValueError, match=r"until: expected a number of seconds, 0 or more, got -5"):
+        sim.run(until=-5)
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    """``simulate ... | head``: the reader leaves early; no BrokenPipeError traceback."""
+    import subprocess
+    import sys
+
+    cluster = tmp_path / "many.yaml"
+    pods = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+                   f"spec: {{containers: [{{name: c, resources: {{requests: {{cpu: 10m}}}}}}]}}\n"
+                   for i in range(1500))  # more than a pipe holds (64 KiB)
+    cluster.write_text(Path(GOOD_CLUSTER).read_text() + pods)
+    proc = subprocess.Popen([sys.executable, "-m", "ksched_edu", "simulate", "--cluster", str(cluster),
+                             "--timeline", "100000"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            cwd=ROOT)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.readline()
+    proc.stdout.close()  # as head does after its lines
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141
+    assert err == ""

@@ -47,6 +47,32 @@ class ManifestError(ValueError):
         return ManifestError(file, self.object, self.field, self.message)
 
 
+@ports("vendor/k8s.io/apimachinery/pkg/runtime/error.go", "NewStrictDecodingError", 132, 136, repo=SCHEDULER_PLUGINS)
+class StrictDecodingError(ManifestError):
+    """An object with fields its API type lacks, or keys written twice (strict field
+    validation, as ``kubectl apply`` and kube-apiserver apply it).
+
+    ``errors`` holds each ``unknown field "path"`` / ``duplicate field "path"``,
+    ``fields`` their paths; ``str()`` is one line: the file, the object, then
+    ``strict decoding error: unknown field "spec.containers[0].resources.requets"``.
+    """
+
+    def __init__(self, file: str, object: str, errors: Sequence[str], message: str) -> None:
+        self.errors = list(errors)
+        self.fields = [e.split(" ", 2)[2][1:-1] for e in self.errors]
+        super().__init__(file, object, self.fields[0] if self.fields else "", message)
+
+    def __str__(self) -> str:
+        return ": ".join(p for p in (self.file, self.object, self.message) if p)
+
+    def __repr__(self) -> str:
+        return f"StrictDecodingError({str(self)!r})"
+
+    @plumbing("names the manifest file in the message")
+    def with_file(self, file: str) -> "StrictDecodingError":
+        return StrictDecodingError(file, self.object, self.errors, self.message)
+
+
 def _go_value(value: object) -> str:
     """A value as Go's ``%q``/``%v`` shows it in a field error."""
     if isinstance(value, str):

@@ -21,9 +21,18 @@ is then defaulted and validated the way kube-apiserver validates a create
 :class:`~ksched_edu.api.errors.InvalidObjectError` whose message is the API
 server's own, ``Pod "p" is invalid: ...``, after the file name.
 
+Decoding is strict, as ``kubectl apply`` and kube-apiserver's strict field
+validation are: a field the object's API type does not have, or a key written
+twice in one mapping, raises :class:`~ksched_edu.api.errors.StrictDecodingError`
+(``strict decoding error: unknown field "spec.nodeSelectr"``), checked against
+the field names of the v1.30 API types (:mod:`ksched_edu.api.strict`).
+``strict=False`` decodes as Go does without it: unknown fields dropped, the last
+of a repeated key kept (the ``case`` command, as the reference harness decoded).
+
 Deviations:
-- Only the fields that matter to a scheduler are read and validated; fields
-  the scheduler does not read are ignored, not validated.
+- Only the fields that matter to a scheduler are read and validated; the other
+  fields of the API types are checked for their names (and for being a map or
+  a list where the type has one), not for their values.
 - Type errors read "expected a list, got a map" rather than Go's json
   unmarshalling text, and YAML syntax errors carry PyYAML's wording.
 """
@@ -49,7 +58,7 @@ from .defaults import (
     set_defaults_pod,
     set_defaults_priority_class,
 )
-from .errors import ManifestError, duplicate, invalid, required
+from .errors import ManifestError, StrictDecodingError, duplicate, invalid, required
 from .quantity import Quantity, QuantityError
 from .types import (
     Affinity,
@@ -116,6 +125,7 @@ from .storage import (
     label_of,
     set_defaults_storage_object,
 )
+from .strict import ShapeError, strict_decoding_message, strict_errors
 from .validation import ValidationOptions, validate_objects
 
 log = logging.getLogger(__name__)
@@ -133,6 +143,33 @@ RAW_KINDS = {
 _RFC3339 = re.compile(
     r"^(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 _FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _StrictLoader(_FAST_LOADER):  # type: ignore[misc,valid-type]
+    """The fast loader, remembering the keys a mapping repeats (``duplicates``, by ``id()``
+    of the dict built): a strict decode refuses them, where a plain one keeps the last."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: dict[int, list[str]] = {}
+
+    def construct_strict_map(self, node: yaml.MappingNode) -> Any:
+        data: dict = {}
+        yield data
+        merges = any(k.tag == _MERGE_TAG for k, _ in node.value)
+        data.update(self.construct_mapping(node))
+        if len(data) < len(node.value) and not merges:
+            seen: set[str] = set()
+            repeated = self.duplicates.setdefault(id(data), [])
+            for key_node, _ in node.value:
+                key = str(self.construct_object(key_node))
+                if key in seen and key not in repeated:
+                    repeated.append(key)
+                seen.add(key)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:map", _StrictLoader.construct_strict_map)
 
 
 # --- reading one value, with its path for errors -------------------------------------
@@ -738,7 +775,9 @@ class _Loaded:
 
 
 def _decode_object(raw: Any, file: str, where: str, out: list[_Loaded], warnings: list[str],
-                   texts: Optional[dict[int, tuple[Quantity, str]]] = None) -> None:
+                   texts: Optional[dict[int, tuple[Quantity, str]]] = None,
+                   duplicates: Optional[dict[int, list[str]]] = None) -> None:
+    """Decode one object (``duplicates`` given: strictly, refusing unknown and repeated fields)."""
     r = _Reader(file, where, texts)
     if not isinstance(raw, dict):
         r.fail("", f"expected a map with apiVersion and kind, got {_describe(raw)}")
@@ -749,8 +788,12 @@ def _decode_object(raw: Any, file: str, where: str, out: list[_Loaded], warnings
     if not api_version:
         r.fail("apiVersion", required())
     if kind == "List":
+        if duplicates is not None:
+            r.label = f"List in {where}"
+            _check_strict(r, "List", raw, duplicates)
+            r.label = where
         for i, item in enumerate(r.as_list(raw.get("items"), "items")):
-            _decode_object(item, file, f"{where}, items[{i}]", out, warnings, texts)
+            _decode_object(item, file, f"{where}, items[{i}]", out, warnings, texts, duplicates)
         return
 
     meta = r.as_map(raw.get("metadata"), "metadata")
@@ -771,13 +814,37 @@ def _decode_object(raw: Any, file: str, where: str, out: list[_Loaded], warnings
         namespace = namespace or NAMESPACE_DEFAULT
     key = (kind, namespace if kind in NAMESPACED else "", name)
     obj = KINDS[kind][1](r, raw) if kind in KINDS else raw
+    if duplicates is not None:
+        _check_strict(r, kind, raw, duplicates)
     out.append(_Loaded(kind, key, obj, file, where))
 
 
-def _yaml_documents(text: str, filename: str) -> list[Any]:
-    """Every YAML document of ``text``; a syntax error names its line."""
+def _check_strict(r: _Reader, kind: str, raw: dict, duplicates: dict[int, list[str]]) -> None:
+    """Refuse the object's unknown and duplicate fields, as strict field validation does."""
     try:
-        return list(yaml.load_all(text, Loader=_FAST_LOADER))
+        errors = strict_errors(kind, raw, duplicates)
+    except ShapeError as e:
+        r.expected(e.path, e.expected, e.value)
+    if errors:
+        raise StrictDecodingError(r.file, r.label, errors, strict_decoding_message(errors))
+
+
+def _yaml_documents(text: str, filename: str,
+                    duplicates: Optional[dict[int, list[str]]] = None) -> list[Any]:
+    """Every YAML document of ``text``; a syntax error names its line. With ``duplicates``
+    given, the keys each mapping repeats are added to it (by ``id()`` of the mapping)."""
+    try:
+        if duplicates is None:
+            return list(yaml.load_all(text, Loader=_FAST_LOADER))
+        loader = _StrictLoader(text)
+        try:
+            documents = []
+            while loader.check_data():
+                documents.append(loader.get_data())
+        finally:
+            loader.dispose()
+        duplicates.update((k, v) for k, v in loader.duplicates.items() if v)
+        return documents
     except yaml.YAMLError:
         pass
     # Parse again with the pure-Python loader, whose messages do not depend on
@@ -795,12 +862,14 @@ def _yaml_documents(text: str, filename: str) -> list[Any]:
 
 
 def _decode_text(text: str, filename: str,
-                 texts: Optional[dict[int, tuple[Quantity, str]]] = None) -> tuple[list[_Loaded], list[str]]:
+                 texts: Optional[dict[int, tuple[Quantity, str]]] = None,
+                 strict: bool = True) -> tuple[list[_Loaded], list[str]]:
     out: list[_Loaded] = []
     warnings: list[str] = []
-    for number, doc in enumerate(_yaml_documents(text, filename), start=1):
+    duplicates: Optional[dict[int, list[str]]] = {} if strict else None
+    for number, doc in enumerate(_yaml_documents(text, filename, duplicates), start=1):
         if doc is not None:  # an empty document, as kubectl skips it
-            _decode_object(doc, filename, f"document {number}", out, warnings, texts)
+            _decode_object(doc, filename, f"document {number}", out, warnings, texts, duplicates)
     return out, warnings
 
 
@@ -848,15 +917,18 @@ def _check_unique(loaded: list[_Loaded]) -> None:
 
 
 @plumbing("YAML manifest decoding for the simulator")
-def load_objects(text: str, filename: str = "<string>") -> list[Any]:
+def load_objects(text: str, filename: str = "<string>", *, strict: bool = True) -> list[Any]:
     """Decode every object of one YAML text, in order, without defaulting.
 
     Typed kinds become dataclasses; PodGroup and NodeResourceTopology stay raw
     mappings; other kinds are skipped with a logged warning. An object the API
-    server would refuse (judged on a defaulted copy) raises InvalidObjectError.
+    server would refuse (judged on a defaulted copy) raises InvalidObjectError;
+    one with a field its API type lacks, or a key written twice, raises
+    StrictDecodingError (``strict=False`` drops the field and keeps the last key,
+    as a decode without strict field validation does).
     """
     texts: dict[int, tuple[Quantity, str]] = {}
-    loaded, warnings = _decode_text(text, filename, texts)
+    loaded, warnings = _decode_text(text, filename, texts, strict)
     _check_unique(loaded)
     # Refuse what the API server would refuse, judging defaulted copies.
     _validate([dataclasses.replace(item, obj=_defaulted_copy(item)) for item in loaded], texts)
@@ -865,14 +937,15 @@ def load_objects(text: str, filename: str = "<string>") -> list[Any]:
     return [item.obj for item in loaded]
 
 
-def _manifest_files(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> list[Path]:
+def _manifest_files(paths: Union[str, Path, Sequence[Union[str, Path]]]) -> list[tuple[Path, bool]]:
+    """Each file to read, and whether it was named (not found in a directory)."""
     given = [paths] if isinstance(paths, (str, Path)) else list(paths)
-    files: list[Path] = []
+    files: list[tuple[Path, bool]] = []
     for p in map(Path, given):
         if p.is_dir():
-            files += sorted(f for f in p.iterdir() if f.suffix in (".yaml", ".yml"))
+            files += sorted((f, False) for f in p.iterdir() if f.suffix in (".yaml", ".yml"))
         else:
-            files.append(p)
+            files.append((p, True))
     return files
 
 
@@ -886,20 +959,27 @@ def _read(path: Path) -> str:
 
 
 @plumbing("manifest loading for the simulator")
-def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]], *, validate: bool = True) -> Cluster:
+def load_cluster(paths: Union[str, Path, Sequence[Union[str, Path]]], *, validate: bool = True,
+                 strict: bool = True) -> Cluster:
     """Load one manifest file, a directory of them, or a list, into a defaulted Cluster.
 
     Objects keep their file order within each kind. Raises ManifestError and
     returns nothing when any object is bad: InvalidObjectError when
-    kube-apiserver's validation would refuse it. ``validate=False`` skips that
+    kube-apiserver's validation would refuse it, StrictDecodingError when an
+    object has a field its API type lacks or a key written twice (kubectl's and
+    kube-apiserver's strict field validation). ``validate=False`` skips the
     validation (decoding and defaulting still check types), as a client-go fake
-    clientset accepts any object.
+    clientset accepts any object; ``strict=False`` drops unknown fields and keeps
+    the last of a repeated key, as a Go decode without strict validation does.
     """
     loaded: list[_Loaded] = []
     warnings: list[str] = []
     texts: dict[int, tuple[Quantity, str]] = {}
-    for path in _manifest_files(paths):
-        objs, warns = _decode_text(_read(path), str(path), texts)
+    for path, named in _manifest_files(paths):
+        objs, warns = _decode_text(_read(path), str(path), texts, strict)
+        if named and not objs and not warns:
+            # as kubectl apply -f refuses a file with nothing in it ("no objects passed to apply")
+            raise ManifestError(str(path), "", "", "no objects in the file")
         loaded += objs
         warnings += warns
     _check_unique(loaded)

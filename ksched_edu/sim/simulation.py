@@ -15,6 +15,7 @@ none), so the volume bindings VolumeBinding's PreBind starts are completed.
 from __future__ import annotations
 
 import gc
+import math
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Optional, Union
@@ -184,7 +185,10 @@ class Simulation:
     def run(self, until: Optional[float] = None, progress: Optional[Callable[[], None]] = None,
             tune_gc: bool = True) -> "Simulation":
         """Run the scheduler on the virtual clock (see ``Scheduler.run``), with the garbage
-        collector tuned for the run unless ``tune_gc`` is False (see ``tuned_gc``)."""
+        collector tuned for the run unless ``tune_gc`` is False (see ``tuned_gc``).
+        ``until`` is a virtual time in seconds, 0 or more (ValueError otherwise)."""
+        if until is not None and not (isinstance(until, (int, float)) and math.isfinite(until) and until >= 0):
+            raise ValueError(f"until: expected a number of seconds, 0 or more, got {until!r}")
         with tuned_gc(tune_gc):
             self.scheduler.run(until=until, progress=progress)
         return self

@@ -78,6 +78,17 @@ BAD_FILES = [
      "system priority class"),
     ("bad-pdb.yaml", 'PodDisruptionBudget.policy "guard" is invalid: spec.minAvailable: Invalid value: -1: '
                      "must be greater than or equal to 0"),
+    # strict field validation, as kubectl apply and kube-apiserver apply it (see test_strict.py)
+    ("misspelled-requests.yaml",
+     'Pod default/p: strict decoding error: unknown field "spec.containers[0].resources.requets"'),
+    ("misspelled-capacity.yaml", 'Node n1: strict decoding error: unknown field "status.capacty"'),
+    ("misspelled-node-selector.yaml", 'Pod default/p: strict decoding error: unknown field "spec.nodeSelectr"'),
+    ("misspelled-toleration-operator.yaml",
+     'Pod default/p: strict decoding error: unknown field "spec.tolerations[0].operater"'),
+    ("misspelled-unschedulable.yaml", 'Node n1: strict decoding error: unknown field "spec.unschedulabel"'),
+    ("duplicate-key.yaml",
+     'Pod default/p: strict decoding error: duplicate field "spec.containers[0].resources.requests.cpu"'),
+    ("probe-not-a-map.yaml", "Pod default/p: spec.containers[0].livenessProbe: expected a map, got integer 5"),
 ]
 
 

@@ -21,134 +21,19 @@ from typing import Any, Optional, Sequence
 
 from .anchors import plumbing
 from .api.errors import ManifestError
+from .case import answer_case, cycle_report, first_attempt_report  # noqa: F401  (chapters import them from here)
 from .api.loader import load_cluster
 from .api.types import Cluster
+from .config import features
 from .config.loader import ConfigError, default_config, load_config
 from .framework.plugins.registry import new_registry_with_out_of_tree
 from .scheduler import ConfigurationError
 from .sim.simulation import Simulation
 from .sim.storage_controller import StorageControllerOptions
-from .trace import NULL_RECORDER, CycleEvent, Recorder
+from .trace import NULL_RECORDER, Recorder
 
 EXIT_USAGE = 2
 EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a command ended by SIGPIPE
-
-
-@plumbing("command-line interface")
-class CaseError(Exception):
-    """A case folder that cannot be read."""
-
-
-# --- the score-mode answer, read off the trace ---------------------------------------------
-
-
-@plumbing("command-line interface")
-def first_attempt(recorder: Recorder, pod_key: str) -> Optional[int]:
-    for e in recorder.events:
-        if isinstance(e, CycleEvent) and e.kind == "start" and e.pod == pod_key:
-            return e.cycle
-    return None
-
-
-@plumbing("command-line interface")
-def cycle_report(recorder: Recorder, cycle: int) -> dict[str, Any]:
-    """Filter verdicts, scores, the best nodes and PreFilter rejections of one cycle."""
-    pre_filter: dict[str, Any] = {}
-    filters: dict[str, dict[str, Any]] = {}
-    scores: dict[str, dict[str, Any]] = {}
-    for e in recorder.plugin_events(cycle=cycle):
-        if e.point == "PreFilter" and e.code != "Success":
-            pre_filter[e.plugin] = {"code": e.code, "reasons": list(e.reasons)}
-        elif e.point == "Filter":
-            node = filters.setdefault(e.node, {"status": "Success", "plugins": {}})
-            node["plugins"][e.plugin] = {"code": e.code, "reasons": list(e.reasons)}
-            if e.code != "Success":
-                node["status"] = e.code
-        elif e.point == "Score":
-            node = scores.setdefault(e.node, {"plugins": {}, "total": 0})
-            node["plugins"][e.plugin] = e.weighted_score
-            node["total"] += e.weighted_score or 0
-    end = next((e for e in recorder.of(CycleEvent) if e.cycle == cycle and e.kind != "start"), None)
-    if scores:
-        top = max(s["total"] for s in scores.values())
-        best = sorted(n for n, s in scores.items() if s["total"] == top)
-    else:
-        best = [end.node] if end is not None and end.node else []
-    report = {"filter": filters, "scores": scores, "best": best, "preFilter": pre_filter}
-    if end is not None and end.kind != "scheduled":
-        report["fitError"] = end.message
-    return report
-
-
-# --- case folders -------------------------------------------------------------------------
-
-
-def _read_case(folder: Path) -> tuple[dict[str, Any], Path, Path]:
-    case_file = folder / "case.yaml"
-    if not folder.is_dir():
-        raise CaseError(f"{folder}: not a folder")
-    if not case_file.exists():
-        raise CaseError(f"{case_file}: file not found")
-    import yaml
-
-    try:
-        case = yaml.safe_load(case_file.read_text()) or {}
-    except yaml.YAMLError as err:
-        raise CaseError(f"{case_file}: not valid YAML: {str(err).splitlines()[0]}") from None
-    if not isinstance(case, dict) or case.get("mode") not in ("score", "run"):
-        raise CaseError(f"{case_file}: mode: must be \"score\" or \"run\"")
-    if case["mode"] == "score" and not isinstance(case.get("pod"), str):
-        raise CaseError(f"{case_file}: pod: required in score mode (namespace/name)")
-    return case, folder / "config.yaml", folder / "cluster.yaml"
-
-
-@plumbing("command-line interface")
-def answer_case(dir_arg: str) -> dict[str, Any]:
-    folder = Path(dir_arg)
-    try:
-        case, config_path, cluster_path = _read_case(folder)
-        config = load_config(config_path)
-    except CaseError as err:
-        return {"case": dir_arg, "error": str(err)}
-    except ConfigError as err:
-        return {"case": dir_arg, "configError": err.message}
-    try:
-        # The reference API server (client-go's fake clientset) stores objects without validating them.
-        cluster = load_cluster(cluster_path, validate=False, strict=False)
-    except ManifestError as err:
-        return {"case": dir_arg, "error": str(err)}
-    try:
-        recorder = Recorder()
-        # The conformance harness deletes preemption victims at once (no grace period), its
-        # API server (client-go's fake clientset) never sets resourceVersion, and no PV
-        # controller ran beside the scheduler.
-        sim = Simulation(cluster, config, seed=0, recorder=recorder, registry=new_registry_with_out_of_tree(),
-                         victim_grace_period=0.0, resource_versions=False, storage_controller=None)
-    except ConfigurationError as err:
-        return {"case": dir_arg, "configError": str(err)}
-    except ManifestError as err:  # a raw kind (e.g. NodeResourceTopology) refused when created
-        return {"case": dir_arg, "error": str(err if err.file else err.with_file(str(cluster_path)))}
-    if case["mode"] == "score":
-        return {"case": dir_arg, "mode": "score", "pod": case["pod"], **_score(sim, recorder, case["pod"])}
-    sim.run()
-    return {"case": dir_arg, "mode": "run",
-            "placements": [{"pod": p.pod, "node": p.node, "message": p.message, "nominatedNode": p.nominated_node}
-                           for p in sim.placements()],
-            "victims": sim.victims()}
-
-
-def _score(sim: Simulation, recorder: Recorder, pod_key: str) -> dict[str, Any]:
-    """Run scheduling cycles until the pod's first attempt has been made; report that attempt."""
-    sched = sim.scheduler
-    while first_attempt(recorder, pod_key) is None:
-        if not sched.schedule_one():
-            if sched.clock.next_due() is None:
-                break
-            sched.clock.fire_next()
-    cycle = first_attempt(recorder, pod_key)
-    if cycle is None:
-        return {"filter": {}, "scores": {}, "best": [], "preFilter": {}}
-    return cycle_report(recorder, cycle)
 
 
 # --- schedule -------------------------------------------------------------------------------
@@ -178,7 +63,7 @@ def schedule_command(args: argparse.Namespace) -> int:
     except ConfigurationError as err:
         print(f"{args.config or 'the default configuration'}: {err}", file=sys.stderr)
         return EXIT_USAGE
-    report = _score(sim, recorder, pod_key)
+    report = first_attempt_report(sim, recorder, pod_key)
     print(format_report(pod_key, report, [n.name for n in cluster.nodes]))
     if args.trace:
         recorder.to_frame().to_csv(args.trace, index=False)
@@ -214,23 +99,17 @@ def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -
 
 # --- simulate -------------------------------------------------------------------------------
 
-FEATURE_GATES = {"SchedulerQueueingHints": False}
-
-
 @plumbing("command-line interface")
 def parse_feature_gates(text: Optional[str]) -> dict[str, bool]:
-    """``A=true,B=false`` as kube-scheduler's ``--feature-gates`` reads it."""
-    gates = dict(FEATURE_GATES)
-    for item in filter(None, (text or "").split(",")):
-        name, _, value = item.partition("=")
-        name = name.strip()
-        if name not in gates:
-            raise UsageError(f"--feature-gates: unrecognized feature gate: {name}")
-        if value.strip().lower() not in ("true", "false"):
-            raise UsageError(f"--feature-gates: invalid value of {name}: {value}, err: "
-                             f"strconv.ParseBool: parsing \"{value}\": invalid syntax")
-        gates[name] = value.strip().lower() == "true"
-    return gates
+    """``A=true,B=false`` as kube-scheduler's ``--feature-gates`` reads it: the gates set
+    (every other gate keeps its v1.30 default); UsageError with upstream's message."""
+    gate = features.FeatureGate()
+    try:
+        gate.set(text or "")
+        features.check_ported(gate.overrides())
+    except features.FeatureGateError as err:
+        raise UsageError(f"--feature-gates: {err}") from None
+    return gate.overrides()
 
 
 @plumbing("command-line interface")
@@ -270,12 +149,12 @@ def simulate_command(args: argparse.Namespace) -> int:
     gates = parse_feature_gates(args.feature_gates)
     files = [args.cluster] + ([args.workload] if args.workload else [])
     workload = load_workload(files)
-    config = load_config(Path(args.config)) if args.config else default_config()
+    config = load_config(Path(args.config), gates=gates) if args.config else default_config(gates)
     recorder = Recorder() if args.trace else NULL_RECORDER
     try:
         sim = Simulation.from_workload(workload, config, seed=args.seed, recorder=recorder,
-                                       registry=new_registry_with_out_of_tree(), bind_latency=args.bind_latency,
-                                       queueing_hints=gates["SchedulerQueueingHints"],
+                                       registry=new_registry_with_out_of_tree(gates), bind_latency=args.bind_latency,
+                                       queueing_hints=features.enabled(features.SCHEDULER_QUEUEING_HINTS, gates),
                                        storage_controller=StorageControllerOptions(
                                            provision_delay_seconds=args.provision_delay))
     except ConfigurationError as err:

@@ -3,7 +3,7 @@
 This module ports nothing from upstream. It is the project's own test bench:
 each folder under ``data/conformance/cases`` holds a scenario together with the
 answer the real kube-scheduler v1.30.4 gave (``expected.json``). The command
-answers every scenario in this process with :func:`ksched_edu.cli.answer_case`
+answers every scenario in this process with :func:`ksched_edu.case.answer_case`
 (the same code behind ``python -m ksched_edu case``), compares the two answers
 by the rules of ``data/conformance/README.md``, and prints a pass table by mode
 and by kind, the failing cases, and on request what differs, side by side.
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from .anchors import plumbing
-from .cli import answer_case
+from .case import answer_case
 from .resources import data_path
 
 CASE_FILES = ("case.yaml", "cluster.yaml", "config.yaml", "expected.json")

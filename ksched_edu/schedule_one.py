@@ -29,6 +29,8 @@ from time import perf_counter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .anchors import plumbing, ports
+from .api.deepcopy import deep_copy
+from .api.podutil import update_pod_condition
 from .api.types import Pod, PodCondition
 from .framework.cycle_state import CycleState
 from .framework.interface import (PODS_TO_ACTIVATE_KEY, Code, NodePluginScores, NominatingInfo, NominatingMode, Status,
@@ -37,6 +39,7 @@ from .framework.runtime import Framework
 from .framework.types import Diagnosis, FitError, NodeInfo, QueuedPodInfo
 from .internal.queue.events import ASSIGNED_POD_DELETE
 from .trace import BindEvent
+from .util import patch_pod_status
 
 if TYPE_CHECKING:  # pragma: no cover
     from .scheduler import Scheduler
@@ -498,7 +501,10 @@ def handle_scheduling_failure(sched: "Scheduler", fwk: Framework, pod_info: Queu
         sched.scheduling_queue.add_unschedulable_if_not_present(pod_info, sched.scheduling_queue.scheduling_cycle)
     sched.scheduling_queue.add_nominated_pod(pod_info.pod_info, nominating_info)
     condition = PodCondition("PodScheduled", "False", reason, err_msg)
-    update_pod(sched, pod, condition, nominating_info)
+    try:
+        update_pod(sched.client, pod, condition, nominating_info)
+    except Exception:  # upstream: "Error updating pod" is logged (e.g. the pod was deleted meanwhile)
+        pass
 
 
 @ports("pkg/scheduler/schedule_one.go", "truncateMessage", 1100, 1107)
@@ -510,10 +516,19 @@ def truncate_message(message: str) -> str:
 
 
 @ports("pkg/scheduler/schedule_one.go", "updatePod", 1109, 1123)
-def update_pod(sched: "Scheduler", pod: Pod, condition: PodCondition,
+def update_pod(client: Any, pod: Pod, condition: PodCondition,
                nominating_info: Optional[NominatingInfo]) -> None:
-    """Patch the pod's status: the PodScheduled condition and, on override, nominatedNodeName."""
+    """Patch the pod's status: the PodScheduled condition and, on override, nominatedNodeName.
+
+    Both are compared with ``pod``, the scheduler's own copy (the one the failed cycle
+    started from), not with what the API server holds."""
+    pod_status_copy = deep_copy(pod.status)
+    # nominatedNodeName is updated only if we are trying to set it, and the value is
+    # different from the existing one.
     override = nominating_info is not None and nominating_info.mode() == NominatingMode.ModeOverride
-    nnn = nominating_info.nominated_node_name if override else None
-    sched.client.update_pod_status(pod.metadata.namespace, pod.metadata.name, condition,
-                                   nominated_node_name=nnn)
+    nnn_needs_update = override and pod.status.nominated_node_name != nominating_info.nominated_node_name
+    if not update_pod_condition(pod_status_copy, condition) and not nnn_needs_update:
+        return
+    if nnn_needs_update:
+        pod_status_copy.nominated_node_name = nominating_info.nominated_node_name
+    patch_pod_status(client, pod, pod_status_copy)

@@ -31,7 +31,9 @@ from typing import Any, Callable, Optional
 
 from ..anchors import plumbing
 from ..api.deepcopy import deep_copy
+from ..api.podutil import get_pod_condition_from_list, update_pod_condition
 from ..api.types import Pod, PodCondition
+from ..util import PodStatusPatch
 
 WatchHandler = Callable[[str, Optional[Any], Optional[Any]], None]  # (event, old, new)
 
@@ -210,6 +212,33 @@ class APIServer:
         self._log("bind", "Pod", pod.key, node_name)
         self.update(bound)
 
+    @plumbing("simulated API server: the pods/status subresource, patched")
+    def patch_pod_status(self, namespace: str, name: str, patch: PodStatusPatch) -> bool:
+        """Apply a strategic merge patch to a pod's status; False when it changes nothing
+        (an API server writes nothing then: no resourceVersion, no watch event)."""
+        current = self.get_pod(namespace, name)
+        if current is None:
+            raise NotFoundError("Pod", store_key("Pod", namespace, name))
+        updated = deep_copy(current)
+        for item in patch.conditions:
+            _, existing = get_pod_condition_from_list(updated.status.conditions, item["type"])
+            if existing is None:
+                updated.status.conditions.append(PodCondition(**item))
+            else:
+                for key, value in item.items():
+                    setattr(existing, key, value)
+        if patch.nominated_node_name is not None:
+            updated.status.nominated_node_name = patch.nominated_node_name
+        if updated.status == current.status:
+            return False
+        changed = next((c for c in updated.status.conditions
+                        if any(i["type"] == c.type for i in patch.conditions)), None)
+        detail = (changed.message or changed.reason) if changed is not None else \
+            f"nominatedNodeName={updated.status.nominated_node_name}"
+        self._log("status", "Pod", updated.key, detail)
+        self.update(updated)
+        return True
+
     @plumbing("simulated API server")
     def update_pod_status(self, namespace: str, name: str, condition: Optional[PodCondition],
                           nominated_node_name: Optional[str] = None) -> bool:
@@ -232,12 +261,5 @@ class APIServer:
 
 
 def _set_condition(pod: Pod, condition: PodCondition) -> bool:
-    """Upstream podutil.UpdatePodCondition: True when the condition changed."""
-    for i, c in enumerate(pod.status.conditions):
-        if c.type == condition.type:
-            if (c.status, c.reason, c.message) == (condition.status, condition.reason, condition.message):
-                return False
-            pod.status.conditions[i] = condition
-            return True
-    pod.status.conditions.append(condition)
-    return True
+    """Upstream podutil.UpdatePodCondition on the pod's status: True when the condition changed."""
+    return update_pod_condition(pod.status, condition)

@@ -39,7 +39,7 @@ spec:
 
 
 def _case(tmp_path, config: str) -> dict:
-    from ksched_edu.cli import answer_case
+    from ksched_edu.case import answer_case
 
     (tmp_path / "cluster.yaml").write_text(CLUSTER)
     (tmp_path / "config.yaml").write_text(config)

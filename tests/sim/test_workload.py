@@ -45,9 +45,11 @@ def test_bad_annotation_names_file_object_and_field(tmp_path):
 
 
 @pytest.mark.parametrize("text,want", [
-    (None, {"SchedulerQueueingHints": False}),
+    (None, {}),  # every gate keeps its v1.30 default
     ("SchedulerQueueingHints=true", {"SchedulerQueueingHints": True}),
     ("SchedulerQueueingHints=false", {"SchedulerQueueingHints": False}),
+    (" SchedulerQueueingHints = 1 ,PodDisruptionConditions=F", {"SchedulerQueueingHints": True,
+                                                                "PodDisruptionConditions": False}),
 ])
 def test_feature_gates(text, want):
     assert parse_feature_gates(text) == want
@@ -55,7 +57,11 @@ def test_feature_gates(text, want):
 
 @pytest.mark.parametrize("text,want", [
     ("NoSuchGate=true", "--feature-gates: unrecognized feature gate: NoSuchGate"),
-    ("SchedulerQueueingHints=yes", "invalid value of SchedulerQueueingHints: yes"),
+    ("SchedulerQueueingHints=yes", 'invalid value of SchedulerQueueingHints=yes, err: strconv.ParseBool: '
+                                   'parsing "yes": invalid syntax'),
+    ("SchedulerQueueingHints", "missing bool value for SchedulerQueueingHints"),
+    ("PodSchedulingReadiness=false", "cannot set feature gate PodSchedulingReadiness to false, "
+                                     "feature is locked to true"),
 ])
 def test_bad_feature_gates(text, want):
     with pytest.raises(UsageError, match=want):

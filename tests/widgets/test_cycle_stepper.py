@@ -359,7 +359,7 @@ def test_the_source_follows_the_current_point_while_shown(teaching_sim, monkeypa
 def test_a_prefilter_verdict_of_the_framework_itself_is_shown_as_such():
     """Two bound local volumes pinned to different hosts: VolumeBinding's node sets do not meet,
     and the runtime (not a plugin) rejects the pod (RunPreFilterPlugins, framework.go)."""
-    from ksched_edu.cli import answer_case
+    from ksched_edu.case import answer_case
     from ksched_edu.config.loader import load_config
     from ksched_edu.exercises.core import ROOT
 

@@ -12,10 +12,12 @@ Deviations:
 from __future__ import annotations
 
 import importlib
+from typing import Any, Callable, Mapping, Optional
 
 from ...anchors import plumbing, ports
 from ..runtime import Registry, merge_registries
 from . import names
+from .feature import Features, new_features
 
 # name -> "module:factory" (relative to this package), in upstream's registry order.
 # DynamicResources is left out: its feature gate is off in v1.30 and it is not ported.
@@ -45,15 +47,34 @@ IN_TREE_PLUGINS: dict[str, str] = {
 }
 
 
+# The plugins whose factory takes the feature gates (upstream wraps them in FactoryAdapter).
+WITH_FEATURES = frozenset({
+    names.POD_TOPOLOGY_SPREAD, names.NODE_RESOURCES_FIT, names.NODE_RESOURCES_BALANCED_ALLOCATION,
+    names.VOLUME_BINDING, names.VOLUME_RESTRICTIONS, names.NODE_VOLUME_LIMITS, names.EBS_LIMITS,
+    names.GCEPD_LIMITS, names.AZURE_DISK_LIMITS, names.CINDER_LIMITS, names.DEFAULT_PREEMPTION,
+})
+
+
 @ports("pkg/scheduler/framework/plugins/registry.go", "NewInTreeRegistry", 47, 85)
-def new_in_tree_registry() -> Registry:
-    """Every in-tree plugin name with its factory."""
+def new_in_tree_registry(gates: Optional[Mapping[str, bool]] = None) -> Registry:
+    """Every in-tree plugin name with its factory; ``gates`` are the feature gates set
+    (absent ones have their v1.30 default), handed to the plugins as ``Features``."""
+    fts = new_features(gates)
     registry: Registry = {}
     for name, target in IN_TREE_PLUGINS.items():
         module_path, factory = target.split(":")
         module = importlib.import_module(f"{__package__}.{module_path}")
-        registry[name] = getattr(module, factory)
+        new = getattr(module, factory)
+        registry[name] = factory_adapter(fts, new) if name in WITH_FEATURES else new
     return registry
+
+
+@ports("pkg/scheduler/framework/runtime/registry.go", "FactoryAdapter", 38, 42)
+def factory_adapter(fts: Features, with_fts: Callable[..., Any]) -> Callable[[Any, Any], Any]:
+    """A plugin factory that passes ``fts`` to a factory taking the feature gates."""
+    def factory(args: Any, handle: Any) -> Any:
+        return with_fts(args, handle, fts)
+    return factory
 
 
 # Out-of-tree plugins of kubernetes-sigs/scheduler-plugins (commit 37b7888a) that the
@@ -76,6 +97,6 @@ def new_out_of_tree_registry() -> Registry:
 
 
 @plumbing("both registries merged, as kube-scheduler's command merges out-of-tree plugins")
-def new_registry_with_out_of_tree() -> Registry:
+def new_registry_with_out_of_tree(gates: Optional[Mapping[str, bool]] = None) -> Registry:
     """The in-tree registry merged with OUT_OF_TREE_PLUGINS (upstream app.WithPlugin for each)."""
-    return merge_registries(new_in_tree_registry(), new_out_of_tree_registry())
+    return merge_registries(new_in_tree_registry(gates), new_out_of_tree_registry())

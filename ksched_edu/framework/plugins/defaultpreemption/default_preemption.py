@@ -275,6 +275,7 @@ def _resolve_args(args: Any) -> _Args:
 
 
 @ports("pkg/scheduler/framework/plugins/defaultpreemption/default_preemption.go", "New", 66, 82)
-def new(args: Any, handle: Any) -> DefaultPreemption:
+def new(args: Any, handle: Any, fts: Any = None) -> DefaultPreemption:
     """Upstream New: validate the args and build the plugin."""
-    return DefaultPreemption(handle, _resolve_args(args))
+    enable = getattr(fts, "enable_pod_disruption_conditions", POD_DISRUPTION_CONDITIONS_DEFAULT)
+    return DefaultPreemption(handle, _resolve_args(args), enable_pod_disruption_conditions=enable)

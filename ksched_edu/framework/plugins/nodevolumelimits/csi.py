@@ -259,6 +259,6 @@ class CSILimits:
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "NewCSI", 388, 404)
-def new_csi(args: Any, handle: Any) -> CSILimits:
+def new_csi(args: Any, handle: Any, fts: Any = None) -> CSILimits:
     """Upstream NewCSI."""
     return CSILimits(handle)

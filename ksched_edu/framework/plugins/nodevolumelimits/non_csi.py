@@ -329,20 +329,20 @@ def new_non_csi_limits(filter_name: str, handle: Any = None) -> NonCSILimits:
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewAzureDisk", 74, 77)
-def new_azure_disk(args: Any, handle: Any) -> NonCSILimits:
+def new_azure_disk(args: Any, handle: Any, fts: Any = None) -> NonCSILimits:
     return new_non_csi_limits(AZURE_DISK_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewCinder", 83, 86)
-def new_cinder(args: Any, handle: Any) -> NonCSILimits:
+def new_cinder(args: Any, handle: Any, fts: Any = None) -> NonCSILimits:
     return new_non_csi_limits(CINDER_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewEBS", 92, 95)
-def new_ebs(args: Any, handle: Any) -> NonCSILimits:
+def new_ebs(args: Any, handle: Any, fts: Any = None) -> NonCSILimits:
     return new_non_csi_limits(EBS_VOLUME_FILTER_TYPE, handle)
 
 
 @ports("pkg/scheduler/framework/plugins/nodevolumelimits/non_csi.go", "NewGCEPD", 101, 104)
-def new_gcepd(args: Any, handle: Any) -> NonCSILimits:
+def new_gcepd(args: Any, handle: Any, fts: Any = None) -> NonCSILimits:
     return new_non_csi_limits(GCE_PD_VOLUME_FILTER_TYPE, handle)

@@ -6,7 +6,7 @@ constraints, ``List`` the configured ``defaultConstraints``), the constraints a
 pod is judged by, and the cluster events that may make a rejected pod fit.
 
 Deviations:
-- ``new`` takes an optional ``features`` object (upstream feature.Features);
+- ``new`` takes an optional ``fts`` object (upstream feature.Features);
   missing gates take their v1.30 defaults (both spread gates on).
 - Upstream's four informer listers are the handle's one ``object_lister()``.
 - Queueing hints return only the hint (Queue where upstream returns an error).
@@ -150,7 +150,7 @@ def involved_in_topology_spreading(incoming_pod: Pod, pod_with_spreading: Pod) -
 
 
 @ports("pkg/scheduler/framework/plugins/podtopologyspread/plugin.go", "New", 89, 118)
-def new(args: Any, handle: Any, features: Any = None) -> PodTopologySpread:
+def new(args: Any, handle: Any, fts: Any = None) -> PodTopologySpread:
     """Upstream New: validate the args and pick the default constraints."""
     shared_lister = handle.snapshot_shared_lister() if handle is not None else None
     if shared_lister is None:
@@ -168,9 +168,9 @@ def new(args: Any, handle: Any, features: Any = None) -> PodTopologySpread:
         shared_lister,
         default_constraints,
         enable_node_inclusion_policy_in_pod_topology_spread=getattr(
-            features, "enable_node_inclusion_policy_in_pod_topology_spread", True),
+            fts, "enable_node_inclusion_policy_in_pod_topology_spread", True),
         enable_match_label_keys_in_pod_topology_spread=getattr(
-            features, "enable_match_label_keys_in_pod_topology_spread", True),
+            fts, "enable_match_label_keys_in_pod_topology_spread", True),
     )
     if defaulting_type == SYSTEM_DEFAULTING:
         pl.default_constraints = SYSTEM_DEFAULT_CONSTRAINTS

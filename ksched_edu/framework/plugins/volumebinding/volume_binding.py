@@ -8,8 +8,6 @@ every volume bound. Its Score only exists with the alpha VolumeCapacityPriority
 gate, off in v1.30: PreScore then always answers Skip.
 
 Deviations:
-- The VolumeCapacityPriority scorer is built when the args carry a ``shape`` (which the
-  configuration allows only with that gate on), not from the gate itself.
 - The binder's errors are Python exceptions (BinderError, and the assume
   cache's ValueError/LookupError); each becomes the Error status upstream's
   ``framework.AsStatus(err)`` gives.
@@ -25,7 +23,7 @@ from ....api.types import Pod
 from ....config.defaults import set_defaults_volume_binding_args
 from ....config.field import to_aggregate
 from ....config.types_pluginargs import VolumeBindingArgs
-from ....config.validation_pluginargs import validate_volume_binding_args
+from ....config.validation_pluginargs import validate_volume_binding_args_with_options
 from ...cycle_state import CycleState, StateNotFoundError
 from ....config.types import MAX_CUSTOM_PRIORITY_SCORE
 from ...interface import MAX_NODE_SCORE, Code, PreFilterResult, Status, new_status
@@ -89,7 +87,7 @@ class VolumeBinding:
         timeout = getattr(args, "bind_timeout_seconds", None)
         self.binder = VolumeBinder(client, lister, 600 if timeout is None else timeout)
         self.pvc_lister = StorageListers(lister)
-        self.scorer = _scorer(args)
+        self.scorer: Optional[VolumeCapacityScorer] = None  # New sets it when the gate is on
 
     @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "(*VolumeBinding).Name", 88, 90)
     def name(self) -> str:
@@ -286,25 +284,20 @@ class VolumeBinding:
 
 
 @ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "New", 396, 436)
-def _scorer(args: Any) -> Optional[VolumeCapacityScorer]:
-    """The VolumeCapacityPriority scorer, built from the args' shape (scores scaled 0..10 -> 0..100)."""
-    # upstream: built when the VolumeCapacityPriority gate is on. The port's plugins take no
-    # gates; the configuration refuses a shape while the gate is off and defaults one when it
-    # is on, so a shape in the args means the gate is on.
-    shape = getattr(args, "shape", None)
-    if shape is None:
-        return None
-    scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
-    return build_scorer_function([FunctionShapePoint(p.utilization, p.score * scale) for p in shape])
-
-
-@ports("pkg/scheduler/framework/plugins/volumebinding/volume_binding.go", "New", 396, 436)
-def new(args: Any, handle: Any) -> VolumeBinding:
-    """Upstream New."""
+def new(args: Any, handle: Any, fts: Any = None) -> VolumeBinding:
+    """Upstream New: validate the args (a shape only with VolumeCapacityPriority) and, with
+    that gate on, build the score function from the args' shape."""
+    enable_capacity_priority = bool(getattr(fts, "enable_volume_capacity_priority", False))
     if args is None:
         args = VolumeBindingArgs()
         set_defaults_volume_binding_args(args)
-    errs = validate_volume_binding_args(None, args)
+    errs = validate_volume_binding_args_with_options(
+        None, args, allow_volume_capacity_priority=enable_capacity_priority)
     if errs:
         raise ValueError(str(to_aggregate(errs)))
-    return VolumeBinding(args, handle)
+    pl = VolumeBinding(args, handle)
+    if enable_capacity_priority:  # build the score function (scores scaled 0..10 -> 0..100)
+        scale = MAX_NODE_SCORE // MAX_CUSTOM_PRIORITY_SCORE
+        pl.scorer = build_scorer_function([FunctionShapePoint(p.utilization, p.score * scale)
+                                           for p in args.shape or []])
+    return pl

@@ -249,6 +249,6 @@ class VolumeRestrictions:
 
 
 @ports("pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go", "New", 334, 343)
-def new(args: Any, handle: Any) -> VolumeRestrictions:
+def new(args: Any, handle: Any, fts: Any = None) -> VolumeRestrictions:
     """Upstream New."""
     return VolumeRestrictions(handle)

@@ -12,7 +12,8 @@ import pytest
 from ksched_edu.api.errors import ManifestError
 from ksched_edu.api.podgroup import PodGroup, parse_pod_group
 from ksched_edu.api.quantity import Quantity
-from ksched_edu.cli import answer_case, main
+from ksched_edu.case import answer_case
+from ksched_edu.cli import main
 from ksched_edu.sim.simulation import BEFORE_START, date_before_start
 
 pytestmark = pytest.mark.ch06  # Coscheduling is a section of chapter 06 (profiles)

@@ -178,7 +178,7 @@ profiles:
 
 
 def _case(tmp_path, cluster: str, config: str = CONFIG) -> dict:
-    from ksched_edu.cli import answer_case
+    from ksched_edu.case import answer_case
 
     (tmp_path / "cluster.yaml").write_text(cluster)
     (tmp_path / "config.yaml").write_text(config)

@@ -10,7 +10,8 @@ import pytest
 from ksched_edu.config.types_pluginargs import UtilizationShapePoint, VolumeBindingArgs
 from ksched_edu.framework.plugins.helper.shape_score import FunctionShapePoint
 from ksched_edu.framework.plugins.volumebinding.scorer import StorageResource, build_scorer_function
-from ksched_edu.framework.plugins.volumebinding.volume_binding import _scorer
+from ksched_edu.framework.plugins.feature import Features
+from ksched_edu.framework.plugins.volumebinding.volume_binding import new
 
 GI = 1 << 30
 RISING = [FunctionShapePoint(0, 0), FunctionShapePoint(100, 100)]  # the default shape, scaled to 0..100
@@ -33,8 +34,25 @@ def test_score(shape, classes, score):
     assert build_scorer_function(shape)(classes) == score
 
 
-def test_the_scorer_exists_only_with_a_shape():
-    assert _scorer(VolumeBindingArgs(bind_timeout_seconds=600)) is None
-    scorer = _scorer(VolumeBindingArgs(bind_timeout_seconds=600, shape=[UtilizationShapePoint(0, 0),
-                                                                         UtilizationShapePoint(100, 10)]))
-    assert scorer({"hdd": StorageResource(80, 100)}) == 80
+SHAPE = [UtilizationShapePoint(0, 0), UtilizationShapePoint(100, 10)]
+
+
+@pytest.mark.parametrize("gate,shape,want", [
+    (False, None, "no scorer"),
+    (True, SHAPE, 80),  # the shape's 0..10 scores scaled to 0..100
+    (False, SHAPE, "refused"),
+], ids=["gate off: PreScore skips", "gate on: the args' shape scores", "gate off: a shape is refused"])
+def test_new_builds_the_scorer_only_with_volume_capacity_priority(gate, shape, want):
+    """volume_binding.go New: validation allows a shape, and New builds the score
+    function, only when fts.EnableVolumeCapacityPriority is on."""
+    args = VolumeBindingArgs(bind_timeout_seconds=600, shape=shape)
+    fts = Features(enable_volume_capacity_priority=gate)
+    if want == "refused":
+        with pytest.raises(ValueError, match="shape"):
+            new(args, None, fts)
+        return
+    pl = new(args, None, fts)
+    if want == "no scorer":
+        assert pl.scorer is None
+    else:
+        assert pl.scorer({"hdd": StorageResource(80, 100)}) == want

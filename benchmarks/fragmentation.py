@@ -132,13 +132,13 @@ def main() -> int:
         seeds = args.seeds or [42]
 
     if not args.table_only:
-        from concurrent.futures import ThreadPoolExecutor
+        from concurrent.futures import ThreadPoolExecutor, as_completed
 
         runs = [(p, s) for p in args.policies for s in seeds]
         # Up to --jobs children at once; each is timed by run_one in its own worker thread.
         with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
             futures = [pool.submit(run_one, nodes, pods, p, s, out_dir / label / f"{p}-{s}.csv") for p, s in runs]
-            for fut in futures:
+            for fut in as_completed(futures):  # each experiment as it finishes
                 t = fut.result()
                 print(f"  {t['policy']:<14} seed {t['seed']}: {t['seconds']:6.1f} s, peak {t['peak_mb']:.0f} MB",
                       flush=True)

@@ -131,7 +131,7 @@ def main() -> None:
     print(f"GPUTopology Filter+Score per node ({opts.nodes} nodes per row, random busy GPUs, seed 1)\n")
     header = f"{'topology':<24}{'GPUs':>5}  {'job':<16}{'feasible':>9}{'first pass':>14}{'memo warm':>12}"
     print(header)
-    print("-" * len(header))
+    print("-" * len(header), flush=True)
     for top in tops:
         catalog = TopologyCatalog(topologies={top.name: top})
         snapshot = cluster(top, random.Random(1), opts.nodes)
@@ -147,7 +147,7 @@ def main() -> None:
             cold, warm = min(colds), min(warms)
             what = f"{count} GPU{'s' if count > 1 else ''}" + (f" {constraint}" if constraint else "")
             print(f"{top.name:<24}{len(top.gpus):>5}  {what:<16}{feasible:>9}"
-                  f"{cold / opts.nodes * 1e6:>11.0f} µs{warm / opts.nodes * 1e6:>9.0f} µs")
+                  f"{cold / opts.nodes * 1e6:>11.0f} µs{warm / opts.nodes * 1e6:>9.0f} µs", flush=True)
     print("\nµs: microseconds of wall time per node, this machine; first pass includes the searches.")
 
 

@@ -10,7 +10,8 @@ Each run is its own process, so that its peak memory (max RSS) is its own. The
 throughput is bound pods per second of CPU time (process time) of the measured
 phase, the figure least disturbed by other work on a shared machine; wall time is
 shown beside it. ``--repeat N`` runs each size N times: the median, and the spread
-(lowest to highest) of the CPU time.
+(lowest to highest) of the CPU time. As each size finishes, one line of progress goes to
+stderr (so that ``--json`` output on stdout stays one JSON object a line).
 
     python benchmarks/scheduling_basic.py                       # 100, 1,000 and 5,000 nodes
     python benchmarks/scheduling_basic.py --nodes 5000 --pods 10000 --repeat 3
@@ -120,6 +121,11 @@ def run_one(nodes: int, pods: int, gc_tuned: bool = True) -> dict:
 
 # --- the parent: fresh processes, repeats, tables ------------------------------------------
 
+def progress(message: str) -> None:
+    """One line on stderr, at once: a size that finished, while the others run."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def child(tree: Path, nodes: int, pods: int, gc_tuned: bool = True) -> dict:
     """One run in a fresh Python process importing ``ksched_edu`` from ``tree``."""
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", "--tree", str(tree),
@@ -184,11 +190,13 @@ def ab(ref: str, sizes: list[tuple[int, int]], repeat: int) -> None:
     """Alternate the work tree (A) and ``ref`` (B); per-pair CPU throughput ratios A/B."""
     with tempfile.TemporaryDirectory(prefix="ksched-ab-") as tmp:
         tree = export_ref(ref, Path(tmp))
-        print(f"A = work tree {ROOT}, B = {ref} ({tree}); {repeat} pair(s) per size, order A B, B A, ...")
+        print(f"A = work tree {ROOT}, B = {ref} ({tree}); {repeat} pair(s) per size, order A B, B A, ...",
+              flush=True)
         for nodes, pods in sizes:
             a_runs, b_runs, ratios = [], [], []
             print(f"\n{nodes} nodes, {pods} measured pods")
-            print(f"{'pair':>4} {'A pods/CPU s':>12} {'B pods/CPU s':>12} {'A/B':>6} {'A peak MB':>9} {'B peak MB':>9}")
+            print(f"{'pair':>4} {'A pods/CPU s':>12} {'B pods/CPU s':>12} {'A/B':>6} {'A peak MB':>9} {'B peak MB':>9}",
+                  flush=True)
             for i in range(repeat):
                 order = [("A", ROOT), ("B", tree)] if i % 2 == 0 else [("B", tree), ("A", ROOT)]
                 got = {side: child(where, nodes, pods) for side, where in order}
@@ -201,7 +209,7 @@ def ab(ref: str, sizes: list[tuple[int, int]], repeat: int) -> None:
                       f"{got['A']['peak_mb']:>9.0f} {got['B']['peak_mb']:>9.0f}", flush=True)
             print(f"median A/B {statistics.median(ratios):.2f} (pairs {', '.join(f'{r:.2f}' for r in ratios)}); "
                   f"gc tuning A {a_runs[0]['gc_tuned']}, B {b_runs[0]['gc_tuned']}")
-            print(table([summary(a_runs), summary(b_runs)], labels=["A", "B"]))
+            print(table([summary(a_runs), summary(b_runs)], labels=["A", "B"]), flush=True)
     print()
     print(go_note())
 
@@ -240,11 +248,15 @@ def main(argv: Optional[list[str]] = None) -> int:
         ab(args.ab, sizes, args.repeat)
         return 0
     rows = []
-    for nodes, pods in sizes:
+    started = time.perf_counter()
+    for k, (nodes, pods) in enumerate(sizes, 1):
         runs = [child(ROOT, nodes, pods, gc_tuned=not args.no_gc_tuning) for _ in range(args.repeat)]
         rows.append(summary(runs))
+        row = rows[-1]
+        progress(f"[{k}/{len(sizes)}] {nodes} nodes, {pods} measured pods: {row['pods_per_cpu_s']:.1f} pods/CPU s, "
+                 f"median of {row['runs']} run(s); {time.perf_counter() - started:.0f} s elapsed")
         if args.json:
-            print(json.dumps(rows[-1]), flush=True)
+            print(json.dumps(row), flush=True)
     if not args.json:
         print(f"SchedulingBasic (default profile, tracing off, gc tuning {'off' if args.no_gc_tuning else 'on'}; "
               f"median of {args.repeat} run(s) per size)")

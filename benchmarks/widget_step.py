@@ -23,11 +23,12 @@ sys.path.insert(0, str(ROOT))
 
 from ksched_edu.api.loader import load_cluster  # noqa: E402
 from ksched_edu.config.loader import default_config  # noqa: E402
+from ksched_edu.resources import data_path  # noqa: E402
 from ksched_edu.sim.simulation import Simulation  # noqa: E402
 from ksched_edu.trace import Recorder  # noqa: E402
 from ksched_edu.widgets import CycleStepper  # noqa: E402
 
-CLUSTER = ROOT / "data" / "clusters" / "zones-100.yaml"
+CLUSTER = data_path("clusters/zones-100.yaml")
 BUDGET_MS = 50.0
 
 
@@ -65,7 +66,7 @@ def main() -> int:
     stepper, build_ms, events = build()
     rows = len(stepper.record.calls("Filter")) and len({e.node for e in stepper.record.calls("Filter")})
     print(f"zones-100: {events} trace events; cycle #{stepper.cycle} filtered {rows} nodes; "
-          f"CycleStepper built in {build_ms:.1f} ms")
+          f"CycleStepper built in {build_ms:.1f} ms", flush=True)
     warm = time_steps(stepper, args.repeat, cold=False)
     cold = time_steps(stepper, args.repeat, cold=True)
     head = f"{'point':<15} {'warm median':>12} {'warm max':>9} {'cold median':>12} {'cold max':>9}  (ms)"

@@ -2,8 +2,11 @@
 
 An anchor passes when its first line lies within 3 lines of a Go ``func`` or
 ``type`` line (a ``def`` or ``class`` line in a Python file) that declares the identifier it names (``(*Scheduler).schedulePod``
--> ``schedulePod``). The Go files are read from local checkouts, never from the
-network:
+-> ``schedulePod``), and, in a Go file, its last line ends a declaration: the
+closing ``}`` of that func or type, or of a later top-level declaration when the
+range covers several, or the line of a declaration that fits on one line; never
+inside a function, never short of the declaration's end. The Go files are read
+from local checkouts, never from the network:
 
 * ``--source OWNER/REPO=DIR`` (repeatable): a working tree of that repository
   at the anchors' ref, or its git directory (read at each anchor's ref);
@@ -30,6 +33,7 @@ from .anchors import K8S, SCHEDULER_PLUGINS, SCHEDULER_PLUGINS_REF, Anchor, anch
 TOLERANCE = 3
 # A Go func or type line; a Python def or class line (the FGD simulator's scripts are Python).
 _DECL = re.compile(r"^(?:func (?:\([^)]*\) )?(\w+)|type (\w+)|\s*def (\w+)|class (\w+))")
+_GO_DECL = re.compile(r"^(?:func|type) ")
 VENDORED_K8S = "vendor/k8s.io/kubernetes/"
 
 
@@ -129,4 +133,35 @@ def check_anchors(read: Reader) -> CheckReport:
         elif not anchor.start <= anchor.end <= len(lines):
             report.misses.append(f"{anchor.python}: {anchor.path}#L{anchor.start}-L{anchor.end} ends past the "
                                  f"file's {len(lines)} lines")
+        elif anchor.path.endswith(".go"):
+            want = declaration_end(lines, anchor.start)
+            if want is not None and not ends_a_declaration(lines, anchor.end, want):
+                report.misses.append(f"{anchor.python}: {anchor.path}#L{anchor.start}-L{anchor.end} should end "
+                                     f"where the declaration does, at line {want}")
     return report
+
+
+@plumbing("developer tool: the anchor end check")
+def declaration_end(lines: list[str], start: int, tolerance: int = TOLERANCE) -> Optional[int]:
+    """The last line (1-based) of the top-level func or type declared nearest line ``start``:
+    its closing ``}``, or its own line when it has no body; None when there is none near."""
+    near = sorted(range(max(1, start - tolerance), min(len(lines), start + tolerance) + 1),
+                  key=lambda n: abs(n - start))
+    first = next((n for n in near if _GO_DECL.match(lines[n - 1])), None)
+    if first is None:
+        return None
+    def code(n: int) -> str:  # line n without a trailing // comment
+        return lines[n - 1].split("//", 1)[0].rstrip()
+
+    header = first  # a signature may run over several lines, each ending in "(" or ","
+    while header < len(lines) and not code(header).endswith("{") and code(header).endswith(("(", ",")):
+        header += 1
+    if not code(header).endswith("{"):
+        return header
+    return next((n for n in range(header + 1, len(lines) + 1) if lines[n - 1].startswith("}")), header)
+
+
+@plumbing("developer tool: the anchor end check")
+def ends_a_declaration(lines: list[str], end: int, declaration_end: int) -> bool:
+    """Whether line ``end`` closes the declaration (or a later one), never short of it."""
+    return end == declaration_end or (end > declaration_end and lines[end - 1].startswith("}"))

@@ -16,9 +16,11 @@ FIXTURE_MARK = "fixture"
 
 
 def fixture_func_line(anchor: Anchor) -> str:
-    """The line the fixture puts at ``anchor.start``."""
+    """The line the fixture puts at ``anchor.start``: a func with a body closed at the
+    anchor's end, or one without a body when the anchor is one line."""
     name = anchor.go.rsplit(".", 1)[-1]
-    return f"func {name}() {{ // {FIXTURE_MARK}: {anchor.go}"
+    body = " {" if anchor.end > anchor.start else ""
+    return f"func {name}(){body} // {FIXTURE_MARK}: {anchor.go}"
 
 
 def write_checkout(root: Path, chosen: Iterable[Anchor]) -> Path:

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ksched_edu.anchor_check import check_anchors, declared_near, go_name, source_reader
+from ksched_edu.anchor_check import (check_anchors, declaration_end, declared_near, ends_a_declaration, go_name,
+                                    source_reader)
 from ksched_edu.anchors import K8S, anchors, import_engine
 from ksched_edu.cli import main
 
@@ -31,6 +32,37 @@ def test_declared_near_looks_three_lines_either_side(start: int, found: set) -> 
     assert declared_near(lines, start) == found
 
 
+GO = [
+    "// Run starts the scheduler.",                        # 1
+    "func (s *Scheduler) Run(ctx context.Context,",        # 2
+    "\tlogger klog.Logger) {",                             # 3
+    "\tif ctx == nil {",                                   # 4
+    "\t\treturn",                                          # 5
+    "\t}",                                                 # 6
+    "}",                                                   # 7
+    "",                                                    # 8
+    "type Name string",                                    # 9
+    "",                                                    # 10
+    "func (s *Scheduler) Stop() {",                        # 11
+    "}",                                                   # 12
+]
+
+
+@pytest.mark.parametrize("start,end,want,ok", [
+    (2, 7, 7, True),     # the closing brace of a signature over two lines
+    (2, 6, 7, False),    # the inner block's brace: inside the function
+    (2, 12, 7, True),    # a range covering a later declaration, to its brace
+    (2, 10, 7, False),   # past the end, but not on a closing line
+    (9, 9, 9, True),     # a declaration on one line
+    (11, 12, 12, True),
+    (1, 7, 7, True),     # the first line may be the comment above the func
+], ids=["multi-line signature", "short: inner brace", "covers two", "past, not a brace", "one line",
+        "empty body", "doc comment start"])
+def test_a_range_ends_where_a_declaration_ends(start: int, end: int, want: int, ok: bool) -> None:
+    assert declaration_end(GO, start) == want
+    assert ends_a_declaration(GO, end, want) is ok
+
+
 def test_a_faithful_checkout_gives_no_miss(tmp_path: Path) -> None:
     import_engine()
     report = check_anchors(source_reader(K8S, kubernetes_checkout(tmp_path / "k8s")))
@@ -48,6 +80,20 @@ def test_lines_moved_by_four_are_misses(tmp_path: Path) -> None:
     assert report.checked == len(moved) and len(report.misses) == len(moved)
     assert "ksched_edu.schedule_one.schedule_pod: pkg/scheduler/schedule_one.go#L390 is not within 3 lines " \
            "of a func or type schedulePod" in report.misses
+
+
+def test_an_end_inside_the_function_is_a_miss(tmp_path: Path) -> None:
+    """The Go's closing brace two lines after the anchor's end: the anchor stops inside it."""
+    import_engine()
+    moved = [a for a in anchors() if a.repo == K8S and a.path == "pkg/scheduler/schedule_one.go"]
+    longer = [type(a)(a.repo, a.path, a.go, a.start, a.end + 2, a.python) if a.go == "(*Scheduler).schedulePod"
+              else a for a in moved]
+    root = write_checkout(tmp_path / "k8s", longer)
+    report = check_anchors(source_reader(K8S, root))
+    schedule_pod = next(a for a in moved if a.go == "(*Scheduler).schedulePod")
+    assert report.misses == [f"ksched_edu.schedule_one.schedule_pod: pkg/scheduler/schedule_one.go"
+                             f"#L{schedule_pod.start}-L{schedule_pod.end} should end where the declaration does, "
+                             f"at line {schedule_pod.end + 2}"]
 
 
 def test_a_git_directory_is_read_at_the_anchor_ref(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from .quantity import Quantity
 _ZERO = Quantity("0")
 
 
-@ports("vendor/k8s.io/component-helpers/storage/volume/helpers.go", "CheckNodeAffinity", 68, 83, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/component-helpers/storage/volume/helpers.go", "CheckNodeAffinity", 68, 84, repo=SCHEDULER_PLUGINS)
 def check_node_affinity(pv: PersistentVolume, node_labels: dict[str, str]) -> Optional[str]:
     """None when the volume's required node affinity admits a node with these labels, else why not."""
     if pv.spec.node_affinity is None:

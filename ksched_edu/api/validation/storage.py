@@ -39,7 +39,7 @@ def _access_mode_errors(modes: list[str], path: str) -> field.ErrorList:
     return errs
 
 
-@ports("pkg/apis/core/validation/validation.go", "ValidatePersistentVolumeClaimSpec", 2282, 2350)
+@ports("pkg/apis/core/validation/validation.go", "ValidatePersistentVolumeClaimSpec", 2282, 2352)
 def validate_persistent_volume_claim_spec(pvc: PersistentVolumeClaim, path: str = "spec") -> field.ErrorList:
     spec = pvc.spec
     errs: field.ErrorList = []

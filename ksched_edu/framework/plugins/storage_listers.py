@@ -58,7 +58,7 @@ _RESOURCES = {
 }
 
 
-@ports("vendor/k8s.io/client-go/listers/core/v1/persistentvolumeclaim.go", "PersistentVolumeClaimLister", 30, 36, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/client-go/listers/core/v1/persistentvolumeclaim.go", "PersistentVolumeClaimLister", 30, 37, repo=SCHEDULER_PLUGINS)
 class StorageListers:
     """The storage listers of the scheduler's shared informer factory, over the
     informer cache (the API server's store, which the simulation's informers

@@ -232,7 +232,7 @@ class CSILimits:
             csi_source = csi_pv.spec.csi
         return csi_source.driver, csi_source.volume_handle
 
-    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).getCSIDriverInfoFromSC", 346, 386)
+    @ports("pkg/scheduler/framework/plugins/nodevolumelimits/csi.go", "(*CSILimits).getCSIDriverInfoFromSC", 346, 385)
     def get_csi_driver_info_from_sc(self, csi_node: Optional[Any], pvc: Any) -> tuple[str, str]:
         """The provisioner of an unbound claim's StorageClass, with a made-up volume handle."""
         namespace, pvc_name = pvc.metadata.namespace, pvc.metadata.name

@@ -152,7 +152,7 @@ def _not_ported(driver: str) -> ValueError:
     return ValueError(f"translating {driver} volumes to CSI is not ported")
 
 
-@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).TranslateInTreeInlineVolumeToCSI", 67, 93, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).TranslateInTreeInlineVolumeToCSI", 67, 90, repo=SCHEDULER_PLUGINS)
 def translate_in_tree_inline_volume_to_csi(vol: dict, pod_namespace: str) -> CSIPersistentVolumeSource:
     """The CSI source of an inline in-tree volume (each plugin's TranslateInTreeInlineVolumeToCSI)."""
     for driver, (_, key) in IN_TREE_PLUGINS.items():
@@ -176,7 +176,7 @@ def translate_in_tree_inline_volume_to_csi(vol: dict, pod_namespace: str) -> CSI
     raise ValueError(f"could not find in-tree plugin translation logic for {vol.get('name', '')!r}")
 
 
-@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).TranslateInTreePVToCSI", 96, 109, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/translate.go", "(CSITranslator).TranslateInTreePVToCSI", 96, 107, repo=SCHEDULER_PLUGINS)
 def translate_in_tree_pv_to_csi(pv: Any) -> Any:
     """A copy of an in-tree PersistentVolume with its CSI source (each plugin's TranslateInTreePVToCSI)."""
     for driver, (_, key) in IN_TREE_PLUGINS.items():
@@ -228,7 +228,7 @@ def _terms(pv: Any) -> list[Any]:
     return na.required.node_selector_terms
 
 
-@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "TopologyKeyExist", 243, 258, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "TopologyKeyExist", 243, 257, repo=SCHEDULER_PLUGINS)
 def topology_key_exist(key: str, pv: Any) -> bool:
     return any(r.key == key for term in _terms(pv) for r in term.match_expressions)
 
@@ -252,7 +252,7 @@ def get_topology_values(pv: Any, key: str) -> list[str]:
     return sorted({v for term in _terms(pv) for r in term.match_expressions if r.key == key for v in r.values})
 
 
-@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "replaceTopology", 86, 104, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "replaceTopology", 86, 101, repo=SCHEDULER_PLUGINS)
 def replace_topology(pv: Any, old_key: str, new_key: str) -> None:
     for term in _terms(pv):
         for r in term.match_expressions:
@@ -260,7 +260,7 @@ def replace_topology(pv: Any, old_key: str, new_key: str) -> None:
                 r.key = new_key
 
 
-@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "addTopology", 134, 180, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "addTopology", 134, 177, repo=SCHEDULER_PLUGINS)
 def add_topology(pv: Any, topology_key: str, zones: list[str]) -> None:
     """Require one of ``zones`` under ``topology_key`` in every term (a first term when there is none)."""
     from ....api.storage import VolumeNodeAffinity
@@ -278,7 +278,7 @@ def add_topology(pv: Any, topology_key: str, zones: list[str]) -> None:
         term.match_expressions.append(NodeSelectorRequirement(topology_key, "In", list(filtered)))
 
 
-@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "translateTopologyFromInTreeToCSI", 184, 220, repo=SCHEDULER_PLUGINS)
+@ports("vendor/k8s.io/csi-translation-lib/plugins/in_tree_volume.go", "translateTopologyFromInTreeToCSI", 184, 213, repo=SCHEDULER_PLUGINS)
 def translate_topology_from_in_tree_to_csi(pv: Any, csi_topology_key: str) -> None:
     """Rewrite the volume's zone affinity to the CSI driver's topology key (from its labels when
     the affinity has none), and a beta region key to the GA one."""

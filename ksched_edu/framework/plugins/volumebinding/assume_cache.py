@@ -145,7 +145,7 @@ class AssumeCache:
     def get_api_obj(self, obj_name: str) -> Any:
         return self.get_obj_info(obj_name).api_obj
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*assumeCache).List", 281, 306)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*assumeCache).List", 281, 307)
     def list(self, index_obj: Any = None) -> list[Any]:
         """Every latest object, or those whose index value equals ``index_obj``'s."""
         infos = list(self.store.values())
@@ -166,7 +166,7 @@ class AssumeCache:
                              f"(stored: {stored_version}, assume: {new_version})")
         info.latest_obj = obj
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*assumeCache).Restore", 343, 356)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*assumeCache).Restore", 343, 355)
     def restore(self, obj_name: str) -> None:
         info = self.store.get(obj_name)
         if info is not None:
@@ -201,13 +201,13 @@ class PVAssumeCache(AssumeCache):
     def get_api_pv(self, pv_name: str) -> Any:
         return self.get_api_obj(pv_name)
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*pvAssumeCache).ListPVs", 412, 429)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "(*pvAssumeCache).ListPVs", 412, 428)
     def list_pvs(self, storage_class_name: str) -> list[Any]:
         """The volumes of one storage class."""
         return self.list(_ClassIndex(storage_class_name))
 
 
-@ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "pvcAssumeCache", 440, 444)
+@ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "pvcAssumeCache", 440, 443)
 class PVCAssumeCache(AssumeCache):
     @ports("pkg/scheduler/framework/plugins/volumebinding/assume_cache.go", "NewPVCAssumeCache", 446, 452)
     def __init__(self, informer: Any) -> None:

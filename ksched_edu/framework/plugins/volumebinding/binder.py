@@ -69,7 +69,7 @@ class BindingInfo:
     def storage_class_name(self) -> str:
         return self.pv.spec.storage_class_name
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*BindingInfo).StorageResource", 94, 103)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*BindingInfo).StorageResource", 94, 102)
     def storage_resource(self) -> "StorageResource":
         """The claim's requested storage and the volume's capacity (both required fields)."""
         from .scorer import StorageResource
@@ -116,7 +116,7 @@ def match_topology_selector_terms(terms: list[Any], labels: dict[str, str]) -> b
     return False
 
 
-@ports("pkg/volume/util/util.go", "GetLocalPersistentVolumeNodeNames", 593, 615, repo=K8S)
+@ports("pkg/volume/util/util.go", "GetLocalPersistentVolumeNodeNames", 593, 614, repo=K8S)
 def get_local_persistent_volume_node_names(pv: Any) -> list[str]:
     """The hosts a volume's node affinity pins it to (``kubernetes.io/hostname In``), sorted."""
     if pv is None or pv.spec.node_affinity is None or pv.spec.node_affinity.required is None:
@@ -184,7 +184,7 @@ class VolumeBinder:
 
     # --- FindPodVolumes -------------------------------------------------------------------
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).FindPodVolumes", 278, 384)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).FindPodVolumes", 278, 382)
     def find_pod_volumes(self, pod: Pod, claims: PodVolumeClaims, node: Node) -> tuple[PodVolumes, list[str]]:
         """The pod's volumes on ``node`` and the reasons the node does not fit them.
 
@@ -244,7 +244,7 @@ class VolumeBinder:
                 dynamic_provisions = provisions or []
         return result()
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).GetEligibleNodes", 390, 432)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).GetEligibleNodes", 390, 431)
     def get_eligible_nodes(self, bound_claims: list[Any]) -> Optional[set[str]]:
         """The nodes the bound claims' local volumes pin the pod to, or None for no restriction."""
         if not bound_claims:
@@ -455,7 +455,7 @@ class VolumeBinder:
                 return False
         return True
 
-    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).GetPodVolumeClaims", 822, 861)
+    @ports("pkg/scheduler/framework/plugins/volumebinding/binder.go", "(*volumeBinder).GetPodVolumeClaims", 822, 863)
     def get_pod_volume_claims(self, pod: Pod) -> PodVolumeClaims:
         """The pod's claims: bound, unbound delayed (WaitForFirstConsumer) and unbound immediate.
 

@@ -91,7 +91,8 @@ def test_an_end_inside_the_function_is_a_miss(tmp_path: Path) -> None:
     root = write_checkout(tmp_path / "k8s", longer)
     report = check_anchors(source_reader(K8S, root))
     schedule_pod = next(a for a in moved if a.go == "(*Scheduler).schedulePod")
-    assert report.misses == [f"ksched_edu.schedule_one.schedule_pod: pkg/scheduler/schedule_one.go"
+    engine_misses = [m for m in report.misses if m.startswith("ksched_edu.")]  # tests may anchor too
+    assert engine_misses == [f"ksched_edu.schedule_one.schedule_pod: pkg/scheduler/schedule_one.go"
                              f"#L{schedule_pod.start}-L{schedule_pod.end} should end where the declaration does, "
                              f"at line {schedule_pod.end + 2}"]
 

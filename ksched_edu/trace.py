@@ -251,7 +251,12 @@ class Recorder:
 
     @plumbing("trace recorder for the notebooks")
     def to_frame(self) -> Any:
-        import pandas as pd  # the engine never imports pandas; only this view does
+        try:
+            import pandas as pd  # the engine never imports pandas; only this view does
+        except ImportError:
+            raise ModuleNotFoundError('to_frame() needs pandas, which the course extra brings: '
+                                      'pip install "ksched_edu[course]" (or pip install pandas)',
+                                      name="pandas") from None
 
         return pd.DataFrame(self.to_rows())
 

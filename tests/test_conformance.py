@@ -19,7 +19,12 @@ from ksched_edu.conformance import (CASE_FILES, CaseResult, Difference, case_kin
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "data" / "conformance" / "cases"
+# The checker that came with the conformance cases. The project holds the cases (data/conformance)
+# but not the checker: it sits in a folder beside the repository, when there is one.
 SHARED_CHECK = ROOT.parent / "shared" / "conformance" / "check.py"
+NO_SHARED_CHECK = (f"the conformance checker that came with the cases is not at {SHARED_CHECK} (it is kept beside "
+                   "the repository, not in it; data/conformance holds the cases only): with it, this row also "
+                   "checks that `ksched_edu conformance` judges the pair as that checker does")
 
 
 def ok(code="Success", *reasons):
@@ -187,7 +192,7 @@ def _check_py_fails(check, exp: dict, got: dict) -> bool:
     return bool(check.diff_run(exp, got))
 
 
-@pytest.mark.skipif(not SHARED_CHECK.exists(), reason="../shared/conformance/check.py not beside the project")
+@pytest.mark.skipif(not SHARED_CHECK.exists(), reason=NO_SHARED_CHECK)
 @pytest.mark.parametrize("name,exp,got,want", COMPARE_TABLE, ids=[row[0] for row in COMPARE_TABLE])
 def test_compare_agrees_with_the_shared_checker(name, exp, got, want):
     assert _check_py_fails(_load_check_py(), exp, got) == bool(want)

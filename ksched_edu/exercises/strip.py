@@ -12,15 +12,20 @@ after it still runs and prints ``✘ ... Hint: ...`` instead of a NameError:
 * imports stay; any other statement goes.
 
 Every output and execution count of the notebook is cleared. Notebooks are
-read and written as plain nbformat-4 JSON.
+read and written as plain nbformat-4 JSON. The files the chapters' text shows or
+links to from beside them (``![...](images/x.png)``, ``<img src="images/x.png">``)
+are copied along, so the learner's copy shows the same pictures.
 """
 from __future__ import annotations
 
 import ast
 import copy
 import json
+import re
+import shutil
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 EXERCISE_MARK = "# EXERCISE"
 ANSWER_COMMENT = "  # your answer"
@@ -140,7 +145,10 @@ def write_notebook(nb: dict[str, Any], path: Path) -> None:
 
 
 def strip_tree(src: Path, dst: Path) -> list[Path]:
-    """Strip every ``*.ipynb`` in ``src`` (a folder or one notebook) into folder ``dst``."""
+    """Strip every ``*.ipynb`` in ``src`` (a folder or one notebook) into folder ``dst``.
+
+    The files the notebooks reference (``referenced_files``) are copied along.
+    """
     src, dst = Path(src), Path(dst)
     notebooks = [src] if src.is_file() else sorted(src.glob("*.ipynb"))
     dst.mkdir(parents=True, exist_ok=True)
@@ -149,4 +157,48 @@ def strip_tree(src: Path, dst: Path) -> list[Path]:
         target = dst / path.name
         write_notebook(strip_notebook(read_notebook(path)), target)
         written.append(target)
+    copy_referenced_files(notebooks, dst)
     return written
+
+
+# Markdown images and links, ![alt](target "title") and [text](target), and HTML src/href.
+_MARKDOWN_TARGET = re.compile(r"\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_HTML_TARGET = re.compile(r"""\b(?:src|href)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+
+
+def referenced_files(notebook: Path) -> list[str]:
+    """The files beside ``notebook`` that its markdown cells show or link to, as relative paths.
+
+    URLs, anchors, other notebooks and paths leaving the notebook's folder are left out,
+    as are targets that are not files there.
+    """
+    folder = Path(notebook).parent.resolve()
+    found: list[str] = []
+    for cell in read_notebook(notebook).get("cells", []):
+        if cell.get("cell_type") != "markdown":
+            continue
+        text = cell_source(cell)
+        for target in _MARKDOWN_TARGET.findall(text) + _HTML_TARGET.findall(text):
+            target = unquote(target.split("#", 1)[0].split("?", 1)[0])
+            if not target or ":" in target or target.startswith("/") or target.endswith(".ipynb"):
+                continue
+            path = (folder / target).resolve()
+            if path.is_file() and path.is_relative_to(folder):
+                rel = path.relative_to(folder).as_posix()
+                if rel not in found:
+                    found.append(rel)
+    return found
+
+
+def copy_referenced_files(notebooks: list[Path], dst: Path) -> list[Path]:
+    """Copy the files the notebooks reference (``referenced_files``) into ``dst``, same relative paths."""
+    copied: list[Path] = []
+    for notebook in notebooks:
+        for rel in referenced_files(notebook):
+            target = Path(dst) / rel
+            if target in copied:
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(Path(notebook).parent / rel, target)
+            copied.append(target)
+    return copied

@@ -1,4 +1,4 @@
-"""NodeAffinity against the real kube-scheduler v1.30.4 answers in ../shared/conformance/cases
+"""NodeAffinity against the real kube-scheduler v1.30.4 answers in data/conformance/cases
 (per-node filter codes and reasons, PreFilter rejections and narrowing, normalized scores times
 the default weight 2)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""PodTopologySpread against the real kube-scheduler v1.30.4 answers in ../shared/conformance/cases
+"""PodTopologySpread against the real kube-scheduler v1.30.4 answers in data/conformance/cases
 (Skip rules, filter codes and reasons, normalized scores times the default weight 2, system and
 List defaulting)."""
 from __future__ import annotations

@@ -18,16 +18,17 @@ Deviations:
   work that lands during the next scheduling cycle (see ``scheduler.py``).
 - Ties in ``select_host`` are broken by the scheduler's seeded ``random.Random``.
 - The wall clock is read only for a recorder that asks for extension-point times
-  (``ExtensionPointTimer``, in place of upstream's metrics); it never steers a decision.
+  (``ExtensionPointTimer``, in place of upstream's metrics, ``@metrics.observed``); it
+  never steers a decision.
 """
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
 from operator import attrgetter
-from time import perf_counter
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from . import metrics
 from .anchors import plumbing, ports
 from .api.deepcopy import deep_copy
 from .api.podutil import update_pod_condition
@@ -107,8 +108,9 @@ def schedule_one(sched: "Scheduler") -> bool:
     pod = pod_info.pod
     fwk = sched.framework_for_pod(pod)
     if fwk is None or skip_pod_schedule(sched, fwk, pod):
+        # upstream returns here without SchedulingQueue.Done: with queueing hints on, the
+        # pod stays in flight (and so do the events recorded after it) until it is popped again.
         sched.run_binding_work(landing)
-        sched.scheduling_queue.done(pod.uid)
         return True
 
     state = CycleState()
@@ -261,27 +263,25 @@ def skip_pod_schedule(sched: "Scheduler", fwk: Framework, pod: Pod) -> bool:
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).schedulePod", 390, 438)
+@metrics.observed("schedulePod", fwk_arg=1)  # upstream: SchedulingAlgorithmLatency, observed by schedulingCycle
 def schedule_pod(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod) -> ScheduleResult:
     """Filter, score and pick a node for ``pod`` against a fresh snapshot.
 
     Raises FitError when no node fits, NoNodesAvailableError on an empty cluster.
     """
-    timer = fwk.extension_point_timer()
-    start = perf_counter() if timer is not None else 0.0
     sched.cache.update_snapshot(sched.node_info_snapshot)
     sched.record_cycle_start(fwk, pod)
     if sched.node_info_snapshot.num_nodes() == 0:
         raise NoNodesAvailableError()
-    feasible, diagnosis = find_nodes_that_fit_pod(sched, fwk, state, pod)
-    if not feasible:
+    feasible_nodes, diagnosis = find_nodes_that_fit_pod(sched, fwk, state, pod)
+    if not feasible_nodes:
         raise FitError(pod, sched.node_info_snapshot.num_nodes(), diagnosis)
-    if len(feasible) == 1:
-        return ScheduleResult(feasible[0].name, 1 + len(diagnosis.node_to_status_map), 1)
-    priority_list = prioritize_nodes(fwk, state, pod, feasible)
+    # When only one node after predicate, just use it.
+    if len(feasible_nodes) == 1:
+        return ScheduleResult(feasible_nodes[0].name, 1 + len(diagnosis.node_to_status_map), 1)
+    priority_list = prioritize_nodes(fwk, state, pod, feasible_nodes)
     host = select_host(priority_list, NUMBER_OF_HIGHEST_SCORED_NODES_TO_REPORT, sched.rng)
-    if timer is not None:  # upstream: metrics.SchedulingAlgorithmLatency, observed by schedulingCycle
-        timer.observe(fwk.profile_name, "schedulePod", perf_counter() - start, len(feasible))
-    return ScheduleResult(host, len(feasible) + len(diagnosis.node_to_status_map), len(feasible))
+    return ScheduleResult(host, len(feasible_nodes) + len(diagnosis.node_to_status_map), len(feasible_nodes))
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).findNodesThatFitPod", 442, 525)
@@ -289,47 +289,50 @@ def find_nodes_that_fit_pod(sched: "Scheduler", fwk: Framework, state: CycleStat
                             pod: Pod) -> tuple[list[NodeInfo], Diagnosis]:
     diagnosis = Diagnosis()
     all_nodes = sched.node_info_snapshot.node_infos().list()
-    timer = fwk.extension_point_timer()
-    start = perf_counter() if timer is not None else 0.0
+    # Run "prefilter" plugins.
     pre_res, s = fwk.run_pre_filter_plugins(state, pod)
-    if timer is not None:
-        timer.observe(fwk.profile_name, "PreFilter", perf_counter() - start)
     if not is_success(s):
         if not s.is_rejected():
             raise SchedulingError(s.message())
+        # All nodes get the same status, so that preemption can handle them.
         for n in all_nodes:
             diagnosis.node_to_status_map[n.name] = s
         diagnosis.pre_filter_msg = s.message()
         diagnosis.add_plugin_status(s)
         return [], diagnosis
 
-    # A pod that preempted before tries its nominated node first.
+    # A nominatedNodeName may have been set by preemption in an earlier cycle: that node is
+    # likely the only one that fits, so it is tried first.
     if pod.status.nominated_node_name:
-        feasible = evaluate_nominated_node(sched, pod, fwk, state, diagnosis)
-        if feasible:
-            return feasible, diagnosis
+        feasible_nodes, _ = evaluate_nominated_node(sched, pod, fwk, state, diagnosis)  # upstream: err logged
+        if feasible_nodes:
+            return feasible_nodes, diagnosis
 
     nodes = all_nodes
     if pre_res is not None and not pre_res.all_nodes():
         # upstream: ranges over a Go set (random order); we keep the snapshot's order.
         nodes = [n for n in all_nodes if n.name in pre_res.node_names]
-    feasible = find_nodes_that_pass_filters(sched, fwk, state, pod, diagnosis, nodes)
-    processed = len(feasible) + len(diagnosis.node_to_status_map)
-    sched.next_start_node_index = (sched.next_start_node_index + processed) % len(all_nodes)
-    return feasible, diagnosis
+    feasible_nodes, err = find_nodes_that_pass_filters(sched, fwk, state, pod, diagnosis, nodes)
+    # Always update nextStartNodeIndex, whether or not an error occurred, so that every
+    # node gets its chance to be searched.
+    processed_nodes = len(feasible_nodes) + len(diagnosis.node_to_status_map)
+    sched.next_start_node_index = (sched.next_start_node_index + processed_nodes) % len(all_nodes)
+    if err is not None:
+        raise err
+    return feasible_nodes, diagnosis
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).evaluateNominatedNode", 527, 545)
 def evaluate_nominated_node(sched: "Scheduler", pod: Pod, fwk: Framework, state: CycleState,
-                            diagnosis: Diagnosis) -> list[NodeInfo]:
+                            diagnosis: Diagnosis) -> tuple[list[NodeInfo], Optional[Exception]]:
     try:
-        info = sched.node_info_snapshot.get(pod.status.nominated_node_name)
-    except KeyError:
-        return []  # upstream: logged; the normal path follows
-    try:
-        return find_nodes_that_pass_filters(sched, fwk, state, pod, diagnosis, [info])
-    except SchedulingError:
-        return []
+        node_info = sched.node_info_snapshot.get(pod.status.nominated_node_name)
+    except KeyError as err:
+        return [], err
+    feasible_nodes, err = find_nodes_that_pass_filters(sched, fwk, state, pod, diagnosis, [node_info])
+    if err is not None:
+        return [], err
+    return feasible_nodes, None
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).hasScoring", 548, 558)
@@ -339,39 +342,39 @@ def has_scoring(fwk: Framework) -> bool:
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).findNodesThatPassFilters", 571, 652)
 def find_nodes_that_pass_filters(sched: "Scheduler", fwk: Framework, state: CycleState, pod: Pod,
-                                 diagnosis: Diagnosis, nodes: list[NodeInfo]) -> list[NodeInfo]:
-    num_all = len(nodes)
-    num_to_find = num_feasible_nodes_to_find(sched.percentage_of_nodes_to_score,
-                                             fwk.percentage_of_nodes_to_score, num_all)
-    if not has_scoring(fwk):
-        num_to_find = 1
-    start = sched.next_start_node_index
+                                 diagnosis: Diagnosis,
+                                 nodes: list[NodeInfo]) -> tuple[list[NodeInfo], Optional[SchedulingError]]:
+    num_all_nodes = len(nodes)
+    num_nodes_to_find = num_feasible_nodes_to_find(sched.percentage_of_nodes_to_score,
+                                                   fwk.percentage_of_nodes_to_score, num_all_nodes)
+    if not has_scoring(fwk):  # upstream: and no extender filters (extenders are not called)
+        num_nodes_to_find = 1
+    feasible_nodes: list[NodeInfo] = []
     if not fwk.has_filter_plugins():
-        return [nodes[(start + i) % num_all] for i in range(num_to_find)]
+        for i in range(num_nodes_to_find):
+            feasible_nodes.append(nodes[(sched.next_start_node_index + i) % num_all_nodes])
+        return feasible_nodes, None
 
-    feasible: list[NodeInfo] = []
-    run_filters = fwk.run_filter_plugins_with_nominated_pods
-    timer = fwk.extension_point_timer()
-    began = perf_counter() if timer is not None else 0.0
-    filtered = num_all
-    # upstream: Parallelizer().Until(checkNode) with a cancel once one more node than
-    # needed passed; with parallelism 1 that is this loop, node by node.
-    for i in range(num_all):
-        info = nodes[(start + i) % num_all]
-        status = run_filters(state, pod, info)
+    # upstream: the whole loop is the Filter extension point's duration (a deferred Observe).
+    observation = metrics.Observation(fwk, "Filter")
+    # upstream: Parallelizer().Until(checkNode), cancelled when one node more than needed
+    # passed or a plugin failed; with parallelism 1 that is this loop, node by node.
+    for i in range(num_all_nodes):
+        # Start where the previous cycle stopped: every node gets the same chance.
+        node_info = nodes[(sched.next_start_node_index + i) % num_all_nodes]
+        status = fwk.run_filter_plugins_with_nominated_pods(state, pod, node_info)
+        if status is not None and status.code == Code.Error:
+            observation.observe(nodes=i + 1)
+            return feasible_nodes, SchedulingError(status.message())
         if status is None or status.code == Code.Success:
-            if len(feasible) + 1 > num_to_find:
-                filtered = i + 1
+            if len(feasible_nodes) + 1 > num_nodes_to_find:
                 break
-            feasible.append(info)
-        elif status.code == Code.Error:
-            raise SchedulingError(status.message())
+            feasible_nodes.append(node_info)
         else:
-            diagnosis.node_to_status_map[info.name] = status
+            diagnosis.node_to_status_map[node_info.name] = status
             diagnosis.add_plugin_status(status)
-    if timer is not None:  # upstream times each Filter plugin (sampled), not the loop
-        timer.observe(fwk.profile_name, "Filter", perf_counter() - began, filtered)
-    return feasible
+    observation.observe(nodes=i + 1)  # the nodes examined
+    return feasible_nodes, None
 
 
 @ports("pkg/scheduler/schedule_one.go", "(*Scheduler).numFeasibleNodesToFind", 656, 682)
@@ -398,22 +401,19 @@ def num_feasible_nodes_to_find(global_percentage: Optional[int], profile_percent
 
 @ports("pkg/scheduler/schedule_one.go", "prioritizeNodes", 743, 853)
 def prioritize_nodes(fwk: Framework, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> list[NodePluginScores]:
+    # If no score plugins are configured, every node scores 1.
     if not fwk.has_score_plugins():
         return [NodePluginScores(n.name, total_score=1) for n in nodes]
-    timer = fwk.extension_point_timer()
-    start = perf_counter() if timer is not None else 0.0
+    # Run PreScore plugins.
     s = fwk.run_pre_score_plugins(state, pod, nodes)
     if not is_success(s):
         raise SchedulingError(s.message())
-    if timer is not None:
-        timer.observe(fwk.profile_name, "PreScore", perf_counter() - start, len(nodes))
-        start = perf_counter()
-    scores, s = fwk.run_score_plugins(state, pod, nodes)
+    # Run the Score plugins.
+    nodes_scores, s = fwk.run_score_plugins(state, pod, nodes)
     if not is_success(s):
         raise SchedulingError(s.message())
-    if timer is not None:  # Score, NormalizeScore and the weights, as upstream's RunScorePlugins times them
-        timer.observe(fwk.profile_name, "Score", perf_counter() - start, len(nodes))
-    return scores
+    # upstream: extenders' Prioritize would add their scores here (extenders are not called).
+    return nodes_scores
 
 
 _total_score = attrgetter("total_score")

@@ -118,3 +118,73 @@ def test_truncate_message_keeps_the_event_note_limit():
     assert truncate_message("short") == "short"
     long = "x" * 2000
     assert len(truncate_message(long)) == 1024 and truncate_message(long).endswith(" ...")
+
+
+# --- two steps as the Go has them (schedule_one.go) ---------------------------------------
+
+ERROR_ON = "ErrorOnN3"
+
+
+class _ErrorOnNode:
+    """A Filter plugin: Unschedulable on n1, Error on n3, Success elsewhere."""
+
+    def name(self) -> str:
+        return ERROR_ON
+
+    def filter(self, state, pod, node_info):
+        from ksched_edu.framework.interface import Code, new_status
+        if node_info.name == "n1":
+            return new_status(Code.Unschedulable, "not n1")
+        if node_info.name == "n3":
+            return new_status(Code.Error, "n3 failed")
+        return None
+
+
+def _simulation(cluster_objects, *, plugin=None, queueing_hints=False):
+    from ksched_edu.api.types import Cluster
+    from ksched_edu.config.loader import load_config_data
+    from ksched_edu.framework.plugins.registry import new_in_tree_registry
+    from ksched_edu.framework.runtime import merge_registries
+    from ksched_edu.sim.simulation import Simulation
+
+    from ksched_edu.api import apply_defaults
+
+    cluster = Cluster(nodes=[o for o in cluster_objects if o.kind == "Node"],
+                      pods=[o for o in cluster_objects if o.kind == "Pod"])
+    apply_defaults(cluster)  # as the API server would: schedulerName, allocatable, ...
+    registry = new_in_tree_registry()
+    text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+    if plugin is not None:
+        registry = merge_registries(registry, {plugin.name(): lambda args, handle: plugin})
+        text += f"profiles:\n- plugins:\n    filter:\n      enabled:\n      - name: {plugin.name()}\n"
+    return Simulation(cluster, load_config_data(text), seed=0, registry=registry, queueing_hints=queueing_hints)
+
+
+def test_a_filter_error_still_moves_next_start_node_index():
+    """findNodesThatFitPod (L497-503): nextStartNodeIndex moves past the nodes processed
+    before the Error (n1 rejected, n2 feasible), then the error is returned."""
+    from tests.builders import make_node, make_pod
+
+    nodes = [make_node().name(f"n{i}").capacity(cpu="4", memory="8Gi").obj() for i in range(1, 6)]
+    pod = make_pod().name("p").namespace("default").req(cpu="1").obj()
+    sim = _simulation(nodes + [pod], plugin=_ErrorOnNode())
+    sched = sim.scheduler
+    assert sched.next_start_node_index == 0
+    sched.schedule_one()
+    assert sched.next_start_node_index == 2  # 1 feasible (n2) + 1 status (n1), the Error not counted
+
+
+def test_a_skipped_pod_is_not_marked_done():
+    """ScheduleOne (L93-95) returns after skipPodSchedule without SchedulingQueue.Done: with
+    queueing hints on, the skipped pod stays among the pods in flight."""
+    from tests.builders import make_node, make_pod
+
+    node = make_node().name("n1").capacity(cpu="4", memory="8Gi").obj()
+    pod = make_pod().name("p").namespace("default").uid("p").req(cpu="1").obj()
+    sim = _simulation([node, pod], queueing_hints=True)
+    sched = sim.scheduler
+    terminating = sim.api.get_pod("default", "p")
+    terminating.metadata.deletion_timestamp = 1.0  # being deleted: skipPodSchedule says skip
+    assert sched.schedule_one()
+    assert "p" in sched.scheduling_queue.in_flight_pods
+    assert sim.api.get_pod("default", "p").spec.node_name == ""

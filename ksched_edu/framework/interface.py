@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Protocol, runtime_checkable
 
 from ..anchors import plumbing, ports
@@ -199,6 +200,46 @@ class NodeScore:
 class PluginScore:
     name: str
     score: int
+
+
+@plumbing("NodePluginScores.Scores kept as two lists: a PluginScore is made only when read")
+class PluginScores(Sequence[PluginScore]):
+    """A node's ``Scores``: a PluginScore per Score plugin, in plugin order.
+
+    upstream: a slice of PluginScore values, written in place. Here the names and the
+    weighted scores are kept in two lists and a PluginScore record is made when one is
+    read: a cycle scores hundreds of nodes, and nothing reads most of their scores.
+    """
+
+    __slots__ = ("names", "values")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.values: list[int] = []
+
+    @plumbing("appends PluginScore{Name: name, Score: score}")
+    def append_score(self, name: str, score: int) -> None:
+        self.names.append(name)
+        self.values.append(score)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [PluginScore(n, v) for n, v in zip(self.names[index], self.values[index])]
+        return PluginScore(self.names[index], self.values[index])
+
+    def __iter__(self) -> Iterator[PluginScore]:
+        return map(PluginScore, self.names, self.values)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (PluginScores, list, tuple)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
 
 
 @ports("pkg/scheduler/framework/interface.go", "NodePluginScores", 57, 64)

@@ -13,17 +13,14 @@ Deviations:
 - Permit waits are kept in ``waiting_pods``; the binding cycle (sim) resolves
   them on the virtual clock instead of blocking on a channel.
 - Every call is reported to a trace recorder when one is enabled.
-- Per node, the loops do only what must be done per node: the Filter plugins that did
-  not Skip are listed once per cycle, Score values are kept as plain ints per plugin
-  (NodeScore records only for a plugin with NormalizeScore), and each node's weighted
-  scores are a PluginScoreRow.
+- Score values are kept as plain ints per plugin (NodeScore records are made for a
+  plugin's NormalizeScore only), and a node's weighted scores are a PluginScores, which
+  makes PluginScore records when read.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any, Callable, Optional
 
 from .. import goint, metrics
@@ -32,7 +29,7 @@ from ..api.types import Pod
 from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
 from .interface import (MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, EnqueueExtensions,
-                        FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, PermitPlugin, PluginScore,
+                        FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, PermitPlugin, PluginScores,
                         PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin, PreEnqueuePlugin,
                         PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
                         ScorePlugin, Status, code_of, is_success, merge_pre_filter_results, new_status)
@@ -145,42 +142,6 @@ def unroll_wildcard_resource() -> list[ClusterEventWithHint]:
              t.CSI_STORAGE_CAPACITY, t.STORAGE_CLASS, "PodSchedulingContext", "ResourceClaim", "ResourceClass",
              "ResourceClaimParameters", "ResourceClassParameters"]
     return [ClusterEventWithHint(ClusterEvent(k, ActionType.All)) for k in kinds]
-
-
-@ports("pkg/scheduler/framework/interface.go", "NodePluginScores", 57, 64)
-class PluginScoreRow(Sequence[PluginScore]):
-    """One node's ``Scores``: a PluginScore per Score plugin that ran, in plugin order.
-
-    upstream: a slice of PluginScore values, allocated with its NodePluginScores. Here the
-    row keeps the plugin names (shared by every node of the cycle) and the node's weighted
-    scores, and makes a PluginScore record when one is read: a scheduling cycle scores
-    hundreds of nodes, and nothing reads most rows.
-    """
-
-    __slots__ = ("names", "values")
-
-    def __init__(self, names: list[str], values: tuple[int, ...]) -> None:
-        self.names = names
-        self.values = values
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [PluginScore(n, v) for n, v in zip(self.names[index], self.values[index])]
-        return PluginScore(self.names[index], self.values[index])
-
-    def __iter__(self) -> Iterator[PluginScore]:
-        return (PluginScore(n, v) for n, v in zip(self.names, self.values))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (PluginScoreRow, list, tuple)):
-            return list(self) == list(other)
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(list(self))
 
 
 @ports("pkg/scheduler/framework/runtime/framework.go", "frameworkImpl", 52, 88)
@@ -609,66 +570,86 @@ class Framework:
     @metrics.observed("Score", nodes_arg=3)
     def run_score_plugins(self, state: CycleState, pod: Pod,
                           nodes: list[NodeInfo]) -> tuple[list[NodePluginScores], Optional[Status]]:
+        all_node_plugin_scores: list[NodePluginScores] = []
         plugins = [pl for pl in self.score_plugins if pl.name() not in state.skip_score_plugins]
-        names = [pl.name() for pl in plugins]
-        # upstream: pluginToNodeScores, one preallocated NodeScoreList per plugin. Here each
-        # plugin's scores are plain ints in node order; NodeScore records are made only for
-        # a plugin with NormalizeScore, which reads and rewrites them.
-        values: list[list[int]] = [[0] * len(nodes) for _ in plugins]
-        calls = list(zip(names, [pl.score for pl in plugins], values))
-        # upstream: Parallelizer().Until over nodes; each node's scores land in their own slot.
-        for index, info in enumerate(nodes):
-            node_name = info.name
-            for name, score, slots in calls:
-                value, s = score(state, pod, node_name)
-                if s is not None and s.code != _SUCCESS:
-                    return [], Status.as_status(
-                        f"running Score plugins: plugin \"{name}\" failed with: {s.message()}")
-                slots[index] = value
-        values = [_as_int64(v) for v in values]
-        raw = list(values) if self.recorder.enabled else []
-        node_names = [info.name for info in nodes]
-        for i, pl in enumerate(plugins):
-            ext = pl.score_extensions()
-            if ext is None:
-                continue
-            node_scores = list(map(NodeScore, node_names, values[i]))
-            s = ext.normalize_score(state, pod, node_scores)
-            if not is_success(s):
-                return [], Status.as_status(
-                    f"running Normalize on Score plugins: plugin \"{names[i]}\" failed with: {s.message()}")
-            values[i] = [ns.score for ns in node_scores]
-        invalid = _first_invalid_score(values)
-        # upstream: int64. No wrap is possible: the score is in [0, 100], the weight an
-        # int32, and getScoreWeights keeps the positive weights' total below MaxInt64.
-        # A weight of 1 (most plugins' default) leaves a plugin's scores as they are.
-        weighted = [v if weight == 1 else [score * weight for score in v] for v, weight in
-                    zip(values, [self.score_plugin_weight[n] for n in names])]
-        if raw:
-            self._trace_scores(nodes, names, raw, values, weighted, until=invalid)
-        if invalid is not None:
-            index, i = invalid
-            return [], Status.as_status(
-                f"applying score defaultWeights on Score plugins: plugin \"{names[i]}\" returns an invalid score "
-                f"{values[i][index]}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after normalizing")
-        # upstream: allNodePluginScores, a slice of NodePluginScores whose Scores slices hold
-        # PluginScore values; here each node's Scores is a PluginScoreRow over its weighted
-        # scores (one row per node: the weighted lists read across), TotalScore their sum.
-        rows = list(zip(*weighted)) if weighted else [() for _ in nodes]
-        return list(map(NodePluginScores, node_names, map(PluginScoreRow, repeat(names), rows),
-                        map(sum, rows))), None
+        # upstream: a NodeScoreList per plugin, NodeScore{Name, Score} per node. Here each list
+        # holds the scores alone, in node order: the names are those of ``nodes``.
+        plugin_to_node_scores: dict[str, list[int]] = {pl.name(): [0] * len(nodes) for pl in plugins}
 
-    def _trace_scores(self, nodes: list[NodeInfo], names: list[str], raw: list[list[int]],
-                      normalized: list[list[int]], weighted: list[list[int]],
-                      until: Optional[tuple[int, int]] = None) -> None:
-        """One Score event per node and plugin, in the order upstream applies the weights,
-        up to (not including) the (node, plugin) whose score is out of range, if any."""
-        for index, info in enumerate(nodes):
-            for i, name in enumerate(names):
-                if (index, i) == until:
-                    return
-                self._trace("Score", name, None, node=info.name, raw_score=raw[i][index],
-                            normalized_score=normalized[i][index], weighted_score=weighted[i][index])
+        # Run Score method for each node.
+        # upstream: Parallelizer().Until over the nodes; each node's scores land in their own slot.
+        for index, node_info in enumerate(nodes):
+            node_name = node_info.name
+            for pl in plugins:
+                s, status = self.run_score_plugin(pl, state, pod, node_name)
+                if status is not None and not status.is_success():
+                    return [], Status.as_status(
+                        f"running Score plugins: plugin \"{pl.name()}\" failed with: {status.message()}")
+                plugin_to_node_scores[pl.name()][index] = s
+        raw = self._scores_for_the_trace(plugin_to_node_scores)
+
+        # Run NormalizeScore method for each ScorePlugin.
+        for pl in plugins:
+            if pl.score_extensions() is None:
+                continue
+            node_score_list = plugin_to_node_scores[pl.name()]
+            status = self.run_score_extension(pl, state, pod, nodes, node_score_list)
+            if not is_success(status):
+                return [], Status.as_status(
+                    f"running Normalize on Score plugins: plugin \"{pl.name()}\" failed with: {status.message()}")
+
+        # Apply score weight for each ScorePlugin, and then build allNodePluginScores.
+        for index, node_info in enumerate(nodes):
+            node_plugin_scores = NodePluginScores(node_info.name, PluginScores(), 0)
+            for pl in plugins:
+                name = pl.name()
+                weight = self.score_plugin_weight[name]
+                score = plugin_to_node_scores[name][index]
+                if score > MAX_NODE_SCORE or score < MIN_NODE_SCORE:
+                    self._trace_scores(raw, plugin_to_node_scores, all_node_plugin_scores + [node_plugin_scores])
+                    return [], Status.as_status(
+                        f"applying score defaultWeights on Score plugins: plugin \"{name}\" returns an invalid "
+                        f"score {score}, it should in the range of [{MIN_NODE_SCORE}, {MAX_NODE_SCORE}] after "
+                        "normalizing")
+                weighted_score = score * weight
+                node_plugin_scores.scores.append_score(name, weighted_score)  # PluginScore{Name, Score}
+                node_plugin_scores.total_score += weighted_score
+            all_node_plugin_scores.append(node_plugin_scores)
+        self._trace_scores(raw, plugin_to_node_scores, all_node_plugin_scores)
+        return all_node_plugin_scores, None
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runScorePlugin", 1190, 1198)
+    def run_score_plugin(self, pl: ScorePlugin, state: CycleState, pod: Pod, node_name: str) -> tuple[int, Optional[Status]]:
+        s, status = pl.score(state, pod, node_name)
+        if type(s) is not int:  # a Python plugin's float: Go's int64 conversion truncates it
+            s = int(s)
+        return s, status
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runScoreExtension", 1200, 1208)
+    def run_score_extension(self, pl: ScorePlugin, state: CycleState, pod: Pod, nodes: list[NodeInfo],
+                            node_score_list: list[int]) -> Optional[Status]:
+        """NormalizeScore on the plugin's NodeScore records, written back to its score list."""
+        records = list(map(NodeScore, [n.name for n in nodes], node_score_list))
+        status = pl.score_extensions().normalize_score(state, pod, records)
+        node_score_list[:] = [ns.score for ns in records]
+        return status
+
+    def _scores_for_the_trace(self, plugin_to_node_scores: dict[str, list[int]]) -> Optional[dict[str, list[int]]]:
+        """Each plugin's raw scores, before NormalizeScore rewrites them; None when not tracing."""
+        if not self.recorder.enabled:
+            return None
+        return {name: list(scores) for name, scores in plugin_to_node_scores.items()}
+
+    def _trace_scores(self, raw: Optional[dict[str, list[int]]], normalized: dict[str, list[int]],
+                      all_node_plugin_scores: list[NodePluginScores]) -> None:
+        """One Score event per node and plugin whose weight was applied, in that order."""
+        if raw is None:
+            return
+        for index, node_plugin_scores in enumerate(all_node_plugin_scores):
+            for plugin_score in node_plugin_scores.scores:
+                name = plugin_score.name
+                self._trace("Score", name, None, node=node_plugin_scores.name, raw_score=raw[name][index],
+                            normalized_score=normalized[name][index], weighted_score=plugin_score.score)
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsReserve", 1340, 1370)
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
@@ -780,36 +761,6 @@ def _summary(value: object, limit: int = 160) -> str:
 
 # " at 0x7f..." in a default repr: never part of a trace.
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
-
-
-# The one type a score may have without conversion (see _as_int64).
-_INT_ONLY = frozenset({int})
-
-
-@plumbing("a Python Score plugin may return a float; Go's Score returns an int64")
-def _as_int64(scores: list[Any]) -> list[int]:
-    """One plugin's scores as ints: a float (or a bool) from a plugin written in Python
-    counts as Go's ``int64()`` conversion would make it, truncated toward zero.
-
-    Checked once per plugin and cycle, over the whole list: nearly always every score
-    already is an int, and the list is returned as it is.
-    """
-    if set(map(type, scores)) <= _INT_ONLY:
-        return scores
-    return [int(v) for v in scores]
-
-
-@ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunScorePlugins", 1082, 1188)
-def _first_invalid_score(values: list[list[int]]) -> Optional[tuple[int, int]]:
-    """(node index, plugin index) of the first score out of [MinNodeScore, MaxNodeScore],
-    node by node as upstream checks them; None when every score is in range."""
-    if all(not v or (min(v) >= MIN_NODE_SCORE and max(v) <= MAX_NODE_SCORE) for v in values):
-        return None
-    for index in range(len(values[0])):
-        for i, v in enumerate(values):
-            if v[index] > MAX_NODE_SCORE or v[index] < MIN_NODE_SCORE:
-                return index, i
-    return None
 
 
 @ports("vendor/k8s.io/component-helpers/scheduling/corev1/helpers.go", "PodPriority", 27, 35, repo=SCHEDULER_PLUGINS)

@@ -17,7 +17,7 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from .anchors import plumbing
 from .api.errors import ManifestError
@@ -290,14 +290,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workload", help="YAML of objects with ksched-edu.io/at, delete-at, replicas annotations")
     sim.add_argument("--config", help="a KubeSchedulerConfiguration (default: the default profile)")
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--until", type=seconds, help="stop at this virtual time (seconds); default: when quiescent")
-    sim.add_argument("--bind-latency", type=seconds, default=0.0, help="seconds each binding takes")
-    sim.add_argument("--provision-delay", type=seconds, default=StorageControllerOptions.provision_delay_seconds,
+    sim.add_argument("--until", type=_seconds, help="stop at this virtual time (seconds); default: when quiescent")
+    sim.add_argument("--bind-latency", type=_seconds, default=0.0, help="seconds each binding takes")
+    sim.add_argument("--provision-delay", type=_seconds, default=StorageControllerOptions.provision_delay_seconds,
                      metavar="SECONDS",
                      help="seconds the simulated provisioner takes to create a claim's volume once the "
                           "scheduler selected a node (PreBind waits meanwhile); default %(default)s")
     sim.add_argument("--feature-gates", help="e.g. SchedulerQueueingHints=true")
-    sim.add_argument("--timeline", type=count, default=40, help="how many timeline lines to print (0: none)")
+    sim.add_argument("--timeline", type=_count, default=40, help="how many timeline lines to print (0: none)")
     sim.add_argument("--trace", help="record every event and write the trace to this CSV file")
     sim.add_argument("--progress", action="store_true", help="show a progress bar on stderr")
     frag = sub.add_parser("fragmentation", help="GPU sharing: one policy of the FGD paper on an openb trace")
@@ -328,28 +328,22 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-@plumbing("command-line interface: a number of seconds on the virtual clock")
-def seconds(text: str) -> float:
-    """An option's seconds: a finite number, zero or more (argparse exits 2 otherwise)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {text!r}")
-    return value
+@plumbing("command-line interface: a number option, zero or more")
+def non_negative(convert: Callable[[str], Any], what: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)``, finite and zero or more (argparse exits 2 otherwise)."""
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+        if not math.isfinite(value) or value < 0:
+            raise argparse.ArgumentTypeError(f"expected {what}, 0 or more, got {text!r}")
+        return value
+    return parse
 
 
-@plumbing("command-line interface: a count")
-def count(text: str) -> int:
-    """An option's count: an integer, zero or more (argparse exits 2 otherwise)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 0 or more, got {text!r}")
-    return value
+_seconds = non_negative(float, "a number of seconds")  # a time on the virtual clock
+_count = non_negative(int, "a whole number")
 
 
 @plumbing("command-line interface")

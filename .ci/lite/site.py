@@ -15,7 +15,11 @@
 4. ``static/pyodide/pyodide-lock.json`` rewritten: the served wheels by file name (beside the
    lock), every other package (numpy, pandas, matplotlib and their compiled dependencies)
    by its absolute URL on Pyodide's CDN; ``jupyter-lite.json`` tells the kernel to load
-   ksched_edu and the kernel's packages from that lock when it starts, and never to ask PyPI.
+   ksched_edu and the kernel's packages from that lock when it starts (from the site alone:
+   ksched_edu's lock entry names none of the CDN's packages), never to ask PyPI, and to run
+   ``ksched_edu/browser_start.py`` as its PYTHONSTARTUP: that loads numpy, pandas and
+   matplotlib in the background, bounded in time, and says in the first cell whether figures
+   and tables are on (``ksched_edu.browser``).
 """
 from __future__ import annotations
 
@@ -41,9 +45,15 @@ CDN = "https://cdn.jsdelivr.net/pyodide/v{version}/full/"
 # What the kernel loads when it starts (the names its worker checks, then the course's package).
 KERNEL_PACKAGES = ["micropip", "piplite", "pyodide-kernel", "ipykernel", "comm", "jedi", "ipython"]
 COURSE_PACKAGE = "ksched-edu"
-# ksched_edu's dependencies in the browser: the engine's (PyYAML), the views' (widgets, graphs,
-# highlighted source) and the figures' and tables' (matplotlib, pandas: loaded from the CDN).
-COURSE_DEPENDS = ["pyyaml", "ipywidgets", "networkx", "pygments", "matplotlib", "pandas"]
+# ksched_edu's dependencies in the browser, all served by the site: the engine's (PyYAML) and the
+# views' (widgets, graphs, highlighted source). They load with the kernel, offline too.
+COURSE_DEPENDS = ["pyyaml", "ipywidgets", "networkx", "pygments"]
+# The figures' and tables' libraries: numpy, pandas and matplotlib come from the CDN (compiled for
+# WebAssembly), their pure-Python dependencies from the site. ksched_edu.browser loads them when
+# the kernel starts, bounded in time (its FIGURE_PACKAGES), never as part of the kernel's own start.
+FIGURE_DEPENDS = ["matplotlib", "pandas"]
+# The kernel's PYTHONSTARTUP, in Pyodide's file system (the wheel installs into site-packages).
+STARTUP_FILE = "/lib/python{python}/site-packages/ksched_edu/browser_start.py"
 # Dependencies the lock entries of the served wheels declare (ipywidgets' front-end packages
 # live in the page, not in the kernel; networkx draws with matplotlib only when asked).
 SERVED_DEPENDS = {"ipywidgets": ["comm", "ipython", "traitlets"], "comm": ["traitlets"],
@@ -51,8 +61,9 @@ SERVED_DEPENDS = {"ipywidgets": ["comm", "ipython", "traitlets"], "comm": ["trai
                   "ipykernel": []}
 SOURCES = ["ksched_edu", "data", "pyproject.toml", "README.md", "LICENSE", "NOTICE"]
 MATPLOTLIB_MAGIC = "%matplotlib inline"
-# The same, as Python: it passes where matplotlib cannot load (its wheels come from the CDN), and a
-# cell without a magic is one whose imports the kernel can read (and load) before it runs.
+# The same, as Python: it passes where matplotlib cannot load (its wheels come from the CDN; offline
+# the figures are off), and a cell without a magic is one whose imports the kernel can read (and
+# load) before it runs.
 MAGIC_AS_PYTHON = ["try:  # %matplotlib inline, once matplotlib has loaded from Pyodide's CDN\n",
                    "    get_ipython().run_line_magic(\"matplotlib\", \"inline\")\n",
                    "except ImportError:\n",
@@ -212,7 +223,7 @@ def rewrite_lock(lock: dict, served: dict[str, Path], cdn: str) -> dict:
     return lock
 
 
-def kernel_settings(lite_json: Path) -> None:
+def kernel_settings(lite_json: Path, python: str) -> None:
     config = json.loads(lite_json.read_text())
     data = config.setdefault("jupyter-config-data", {})
     data["appName"] = "ksched_edu"
@@ -220,7 +231,8 @@ def kernel_settings(lite_json: Path) -> None:
     settings.update({
         "pyodideUrl": "./static/pyodide/pyodide.mjs",
         "disablePyPIFallback": True,
-        "loadPyodideOptions": {"packages": [*KERNEL_PACKAGES, COURSE_PACKAGE]},
+        "loadPyodideOptions": {"packages": [*KERNEL_PACKAGES, COURSE_PACKAGE],
+                               "env": {"PYTHONSTARTUP": STARTUP_FILE.format(python=python)}},
     })
     lite_json.write_text(json.dumps(config, indent=2) + "\n")
 
@@ -246,7 +258,7 @@ def main() -> None:
     python = ".".join(lock["info"]["python"].split(".")[:2])
 
     # The pure-Python packages of the lock that the site serves itself.
-    needed = closure(lock, [*KERNEL_PACKAGES, *COURSE_DEPENDS])
+    needed = closure(lock, [*KERNEL_PACKAGES, *COURSE_DEPENDS, *FIGURE_DEPENDS])
     pure = {n: lock["packages"][n]["version"] for n in needed
             if lock["packages"][n]["file_name"].endswith("-none-any.whl")}
     extra = dict(spec.split("==") for spec in pins(HERE / "wheels.txt"))
@@ -290,7 +302,11 @@ def main() -> None:
         shutil.copy2(wheel, target / wheel.name)
     new_lock = rewrite_lock(lock, served, CDN.format(version=version))
     (target / "pyodide-lock.json").write_text(json.dumps(new_lock, indent=1, sort_keys=True) + "\n")
-    kernel_settings(out / "jupyter-lite.json")
+    startup = Path(STARTUP_FILE).name
+    with zipfile.ZipFile(course) as z:
+        if f"ksched_edu/{startup}" not in z.namelist():
+            raise SystemExit(f"lite-build: {course.name} has no ksched_edu/{startup} (the kernel's PYTHONSTARTUP)")
+    kernel_settings(out / "jupyter-lite.json", python)
     shutil.rmtree(stage)
     log(f"{out} written in {time.monotonic() - start:.0f} s: {len(served)} wheels served "
         f"({course.name}), Pyodide {version}, the rest from {CDN.format(version=version)}")

@@ -20,7 +20,9 @@ The convention, for every ``check_<name>`` function in ``ksched_edu.exercises``:
 * Checks verify the answer against what the library records (the trace, the
   placements, a plugin's own output); they never recompute scheduling.
 * A check is bounded in time. Learner code runs under :func:`time_limit`
-  (wall clock: a plugin that loops forever ends with a verdict, not a hang),
+  (wall clock: a plugin that loops forever ends with a verdict, not a hang;
+  in the browser, where there is no SIGALRM, the learner's own loops and calls
+  look at the clock),
   and a simulation with a learner's plugin runs through
   :func:`run_learner_simulation` (virtual clock too: a plugin that returns an
   Error forever sends its pod into backoff forever). When a learner's plugin
@@ -39,8 +41,12 @@ A typical check::
 """
 from __future__ import annotations
 
+import os
 import signal
+import sys
+import sysconfig
 import threading
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
@@ -96,7 +102,13 @@ def time_limit(seconds: float = TIME_LIMIT_SECONDS) -> Iterator[None]:
     Uses SIGALRM, so it bounds code in the main thread (where Jupyter and pytest
     run a cell); elsewhere (a thread, or a platform without SIGALRM) the block
     runs without a wall-clock bound and only the virtual-clock bound applies.
+    In the browser (Pyodide: no signal arrives while Python runs) the bound is
+    :func:`learner_code_deadline` instead.
     """
+    if _in_browser():
+        with learner_code_deadline(seconds):
+            yield
+        return
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if not usable:
         yield
@@ -112,6 +124,83 @@ def time_limit(seconds: float = TIME_LIMIT_SECONDS) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _in_browser() -> bool:
+    return sys.platform == "emscripten"
+
+
+def _library_prefixes() -> tuple[str, ...]:
+    """Where the code that is not the learner's lives: the standard library, installed packages and
+    ksched_edu itself (a checkout too). Everything else (a notebook cell, ``exec``) is the learner's."""
+    paths = sysconfig.get_paths()
+    dirs = {paths.get(key, "") for key in ("stdlib", "platstdlib", "purelib", "platlib")}
+    dirs.add(str(Path(__file__).resolve().parents[1]))
+    dirs.add(os.path.dirname(os.__file__))
+    return tuple(sorted(d.rstrip(os.sep) + os.sep for d in dirs if d)) + ("<frozen ",)
+
+
+@contextmanager
+def learner_code_deadline(seconds: float) -> Iterator[None]:
+    """Raise :class:`CheckTimeout` in the learner's code once ``seconds`` of wall time have passed,
+    without signals: each loop turn and each call of the learner's own code looks at the clock.
+
+    ``sys.monitoring`` (Python 3.12+) watches jumps and function starts and turns itself off
+    for library code after its first visit, so the engine runs at full speed; before 3.12,
+    ``sys.settrace`` does the same, slower. What it cannot bound is a loop inside library
+    or C code that never returns to the learner's code (``sum(itertools.count())``); there
+    only the virtual-clock bound of :func:`run_learner_simulation` applies.
+    """
+    library = _library_prefixes()
+    end = time.monotonic() + seconds
+
+    def expired() -> CheckTimeout:
+        return CheckTimeout(f"still running after {seconds:g} s")
+
+    monitoring = getattr(sys, "monitoring", None)
+    tool = None
+    if monitoring is not None:
+        tool = next((t for t in (4, 3, 5, 2) if monitoring.get_tool(t) is None), None)
+    if tool is not None:
+        events = monitoring.events
+
+        def visit(code: Any, *_: Any) -> Any:
+            if code.co_filename.startswith(library):
+                return monitoring.DISABLE
+            if time.monotonic() > end:
+                raise expired()
+            return None
+
+        monitoring.use_tool_id(tool, "ksched_edu time limit")
+        try:
+            monitoring.restart_events()  # locations turned off by an earlier check are watched again
+            monitoring.register_callback(tool, events.PY_START, visit)
+            monitoring.register_callback(tool, events.JUMP, visit)
+            monitoring.set_events(tool, events.PY_START | events.JUMP)
+            yield
+        finally:
+            monitoring.set_events(tool, 0)
+            monitoring.register_callback(tool, events.PY_START, None)
+            monitoring.register_callback(tool, events.JUMP, None)
+            monitoring.free_tool_id(tool)
+        return
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if time.monotonic() > end:
+            raise expired()
+        return local
+
+    def on_call(frame: Any, event: str, arg: Any) -> Any:
+        if frame.f_code.co_filename.startswith(library):
+            return None
+        return local(frame, event, arg)
+
+    previous = sys.gettrace()
+    sys.settrace(on_call)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
 
 
 def call_answer(fn: Callable[..., Any], *args: Any, seconds: float = TIME_LIMIT_SECONDS,

@@ -11,7 +11,8 @@ the Go lines are looked for, in this order:
    macOS), under ``go/<owner>/<repo>/<ref>/<path>``;
 3. the anchor's raw file (``raw.githubusercontent.com`` at the pinned tag or
    commit), fetched once with a short timeout and written to the cache. Set
-   ``KSCHED_EDU_OFFLINE=1`` to skip this step;
+   ``KSCHED_EDU_OFFLINE=1`` to skip this step. In the browser (the static site's
+   Pyodide kernel, where Python has no TLS of its own) the browser fetches it;
 4. none of these: no lines, and one line saying why, with the permalink.
 
 A checkout at another version may hold other lines: when the first lines of
@@ -111,12 +112,45 @@ def _from_cache(anchor: Anchor) -> Optional[GoSource]:
     return GoSource(lines, f"Read from the cache ({path}).", "cache")
 
 
+def _in_browser() -> bool:
+    return sys.platform == "emscripten"
+
+
+def _browser_fetch(url: str, timeout: float) -> str:
+    """The text at ``url``, fetched by the browser itself (a synchronous request, allowed in the
+    kernel's web worker); OSError with a short reason when it cannot be had."""
+    try:
+        import js
+        from pyodide.ffi import JsException
+
+        request = js.XMLHttpRequest.new()
+        request.open("GET", url, False)
+        try:
+            request.timeout = int(timeout * 1000)  # allowed for a synchronous request in a worker only
+        except JsException:
+            pass
+        request.send(None)
+    except Exception as err:  # noqa: BLE001 - a JsException, or a kernel without XMLHttpRequest
+        text = f"{getattr(err, 'name', '')} {err}"
+        if "Timeout" in text or "timed out" in text:
+            raise OSError(f"no answer within {timeout:g} s") from None
+        if "NetworkError" in text:
+            raise OSError("the browser could not reach it: offline?") from None
+        raise OSError(f"{type(err).__name__}: {err}".splitlines()[0]) from None
+    if request.status != 200:
+        raise OSError(f"HTTP {request.status}")
+    return str(request.responseText)
+
+
 def _download(anchor: Anchor) -> GoSource:
     url = anchor.raw_url
     if url not in _FAILED_FETCHES:
         try:
-            with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as response:  # noqa: S310 (https)
-                text = response.read().decode("utf-8", errors="replace")
+            if _in_browser():
+                text = _browser_fetch(url, FETCH_TIMEOUT_SECONDS)
+            else:
+                with urllib.request.urlopen(url, timeout=FETCH_TIMEOUT_SECONDS) as response:  # noqa: S310 (https)
+                    text = response.read().decode("utf-8", errors="replace")
         except (urllib.error.URLError, OSError, ValueError) as err:
             _FAILED_FETCHES[url] = str(getattr(err, "reason", err))
     if url in _FAILED_FETCHES:

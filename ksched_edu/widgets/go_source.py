@@ -3,8 +3,11 @@
 The project ships no upstream source. For an anchor (``ksched_edu.upstream(obj)``)
 the Go lines are looked for, in this order:
 
-1. a local checkout named by an environment variable: ``KSCHED_EDU_K8S_SRC``
-   (a kubernetes/kubernetes working tree, ideally at tag v1.30.4) or
+1. a local checkout named by an environment variable: for any anchored repository
+   ``KSCHED_EDU_SRC_<OWNER>_<REPO>`` (upper case, every character that is not a letter
+   or a digit an underscore: ``KSCHED_EDU_SRC_HKUST_ADSL_KUBERNETES_SCHEDULER_SIMULATOR``
+   for the FGD paper's simulator), and the two short names ``KSCHED_EDU_K8S_SRC`` (a
+   kubernetes/kubernetes working tree, ideally at tag v1.30.4) and
    ``KSCHED_EDU_SCHEDULER_PLUGINS_SRC`` (kubernetes-sigs/scheduler-plugins);
 2. the cache: ``$KSCHED_EDU_CACHE_DIR``, else ``$XDG_CACHE_HOME/ksched_edu``, else
    ``~/.cache/ksched_edu`` (``%LOCALAPPDATA%`` on Windows, ``~/Library/Caches`` on
@@ -21,6 +24,7 @@ the range do not name the anchored Go identifier, the status says so.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import urllib.error
 import urllib.request
@@ -30,6 +34,7 @@ from typing import Optional
 
 from ..anchors import K8S, SCHEDULER_PLUGINS, Anchor
 
+# The short names of the two repositories most anchors name; every repository also has its long one.
 CHECKOUT_VARS = {K8S: "KSCHED_EDU_K8S_SRC", SCHEDULER_PLUGINS: "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"}
 FETCH_TIMEOUT_SECONDS = 5.0
 
@@ -64,14 +69,27 @@ def cached_file(anchor: Anchor) -> Path:
     return cache_dir() / "go" / anchor.repo / anchor.ref / anchor.path
 
 
+def checkout_var(repo: str) -> str:
+    """``KSCHED_EDU_SRC_<OWNER>_<REPO>``: the variable naming a local checkout of ``repo``."""
+    return "KSCHED_EDU_SRC_" + re.sub(r"[^A-Z0-9]", "_", repo.upper())
+
+
+def _checkout(repo: str) -> tuple[str, str]:
+    """(the variable, the checkout it names) for ``repo``: its short name when that is set,
+    else its long one (``var`` is the name to suggest when neither is)."""
+    for var in (CHECKOUT_VARS.get(repo), checkout_var(repo)):
+        if var and os.environ.get(var):
+            return var, os.environ[var]
+    return CHECKOUT_VARS.get(repo, checkout_var(repo)), ""
+
+
 def _offline() -> bool:
     return os.environ.get("KSCHED_EDU_OFFLINE", "").strip().lower() not in ("", "0", "false", "no")
 
 
 def _where_else(anchor: Anchor) -> str:
-    var = CHECKOUT_VARS.get(anchor.repo)
-    prefix = f"Set {var} to a local checkout, or read" if var else "Read"
-    return f"{prefix} it at {anchor.permalink}"
+    var, _ = _checkout(anchor.repo)
+    return f"Set {var} to a local checkout, or read it at {anchor.permalink}"
 
 
 def _slice(text: str, anchor: Anchor) -> list[str]:
@@ -92,8 +110,7 @@ def _version_warning(lines: list[str], anchor: Anchor) -> str:
 
 
 def _from_checkout(anchor: Anchor) -> Optional[GoSource]:
-    var = CHECKOUT_VARS.get(anchor.repo)
-    root = os.environ.get(var, "") if var else ""
+    var, root = _checkout(anchor.repo)
     if not root:
         return None
     path = Path(root) / anchor.path
@@ -183,8 +200,7 @@ def go_source(anchor: Anchor) -> GoSource:
 
 def _with_checkout_note(found: GoSource, anchor: Anchor) -> GoSource:
     """Say so when a checkout was named but lacks the file (a wrong path is a common slip)."""
-    var = CHECKOUT_VARS.get(anchor.repo)
-    root = os.environ.get(var, "") if var else ""
+    var, root = _checkout(anchor.repo)
     if not root:
         return found
     return GoSource(found.lines, f"{var}={root} has no {anchor.path}. {found.status}", found.origin)

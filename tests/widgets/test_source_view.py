@@ -140,3 +140,31 @@ def test_a_long_class_is_cut_with_a_note() -> None:
 
     view = SourceView(Scheduler, max_python_lines=10)
     assert len(view.python_lines) == 11 and view.python_lines[-1].startswith("# … ")
+
+
+def test_any_anchored_repository_has_a_checkout_variable(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The FGD paper's simulator (chapter 09) is read from KSCHED_EDU_SRC_<OWNER>_<REPO>."""
+    from ksched_edu.anchors import FGD_SIMULATOR, anchors, import_engine
+
+    import_engine()
+    anchor = next(a for a in anchors() if a.repo == FGD_SIMULATOR and a.path.endswith(".go"))
+    var = go_source.checkout_var(FGD_SIMULATOR)
+    assert var == "KSCHED_EDU_SRC_HKUST_ADSL_KUBERNETES_SCHEDULER_SIMULATOR"
+    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
+    missing = go_source.go_source(anchor)
+    assert missing.origin == "unavailable" and f"Set {var} to a local checkout" in missing.status
+    monkeypatch.setenv(var, str(write_checkout(tmp_path / "sim", [anchor])))
+    found = go_source.go_source(anchor)
+    assert found.origin == "checkout" and found.lines[0] == fixture_func_line(anchor)
+    assert found.status.startswith(f"Read from {var} (")
+
+
+@pytest.mark.parametrize("short,repo", [("KSCHED_EDU_K8S_SRC", "kubernetes/kubernetes"),
+                                        ("KSCHED_EDU_SCHEDULER_PLUGINS_SRC", "kubernetes-sigs/scheduler-plugins")])
+def test_the_short_names_and_the_long_ones_name_the_same_checkout(monkeypatch, tmp_path, short, repo):
+    long = go_source.checkout_var(repo)
+    monkeypatch.delenv(short, raising=False)
+    monkeypatch.setenv(long, str(tmp_path / "long"))
+    assert go_source._checkout(repo) == (long, str(tmp_path / "long"))
+    monkeypatch.setenv(short, str(tmp_path / "short"))  # the short name wins when both are set
+    assert go_source._checkout(repo) == (short, str(tmp_path / "short"))

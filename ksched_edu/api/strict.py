@@ -24,7 +24,7 @@ Deviations:
 """
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from ..anchors import SCHEDULER_PLUGINS, plumbing, ports
 from .apifields import KINDS as API_KINDS
@@ -104,53 +104,40 @@ def strict_errors(kind: str, raw: dict, duplicates: Optional[dict[int, list[str]
     return errors
 
 
-def _walk(value: dict, type_name: str, path: str, duplicates: dict[int, list[str]]) -> Iterator[str]:
-    fields = TYPES[type_name]
-    repeated = duplicates.get(id(value), ())
-    for key in sorted(value, key=str):
-        name = str(key)
-        child_path = field_path(path, name)
-        if name in repeated:
-            yield strict_error("duplicate field", child_path)
-        shape = fields.get(name)
-        if shape is None:
-            yield strict_error("unknown field", child_path)
-        elif shape:
-            yield from _walk_shape(value[key], shape, child_path, duplicates)
-        elif duplicates:
-            yield from _leaf_duplicates(value[key], child_path, duplicates)
-
-
-def _walk_shape(value: Any, shape: str, path: str, duplicates: dict[int, list[str]]) -> Iterator[str]:
+def _walk(value: Any, shape: str, path: str, duplicates: dict[int, list[str]]) -> Iterator[str]:
+    """The errors inside ``value``, whose table shape is ``shape`` (see apifields)."""
     if value is None:
         return
     if shape.startswith("[]"):
         if not isinstance(value, list):
             raise ShapeError(path, "a list", value)
         for i, item in enumerate(value):
-            yield from _walk_shape(item, shape[2:], f"{path}[{i}]", duplicates)
+            yield from _walk(item, shape[2:], f"{path}[{i}]", duplicates)
+    elif not shape:  # a value the table does not enter: only keys written twice inside it
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                yield from _walk(item, "", f"{path}[{i}]", duplicates)
+        elif isinstance(value, dict):
+            yield from _keys(value, path, duplicates, lambda name: "")
+    elif not isinstance(value, dict):
+        raise ShapeError(path, "a map", value)
     elif shape.startswith("{}"):
-        if not isinstance(value, dict):
-            raise ShapeError(path, "a map", value)
-        repeated = duplicates.get(id(value), ())
-        for key in sorted(value, key=str):
-            if str(key) in repeated:
-                yield strict_error("duplicate field", field_path(path, str(key)))
-            yield from _walk_shape(value[key], shape[2:], field_path(path, str(key)), duplicates)
+        yield from _keys(value, path, duplicates, lambda name: shape[2:])
     else:
-        if not isinstance(value, dict):
-            raise ShapeError(path, "a map", value)
-        yield from _walk(value, shape, path, duplicates)
+        yield from _keys(value, path, duplicates, TYPES[shape].get)
 
 
-def _leaf_duplicates(value: Any, path: str, duplicates: dict[int, list[str]]) -> Iterator[str]:
-    """Keys written twice inside a value the table does not enter (labels, requests, ...)."""
-    if isinstance(value, dict):
-        repeated = duplicates.get(id(value), ())
-        for key in sorted(value, key=str):
-            if str(key) in repeated:
-                yield strict_error("duplicate field", field_path(path, str(key)))
-            yield from _leaf_duplicates(value[key], field_path(path, str(key)), duplicates)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            yield from _leaf_duplicates(item, f"{path}[{i}]", duplicates)
+def _keys(value: dict, path: str, duplicates: dict[int, list[str]],
+          child_shape: Callable[[str], Optional[str]]) -> Iterator[str]:
+    """A mapping's keys in sorted order: repeated, unknown (``child_shape`` gives None), or walked."""
+    repeated = duplicates.get(id(value), ())
+    for key in sorted(value, key=str):
+        name = str(key)
+        child_path = field_path(path, name)
+        if name in repeated:
+            yield strict_error("duplicate field", child_path)
+        shape = child_shape(name)
+        if shape is None:
+            yield strict_error("unknown field", child_path)
+        elif shape or duplicates:  # a leaf is entered only to find keys written twice
+            yield from _walk(value[key], shape, child_path, duplicates)

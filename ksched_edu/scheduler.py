@@ -69,6 +69,32 @@ class _BindingTask:
 
 @ports("pkg/scheduler/scheduler.go", "Scheduler", 64, 109)
 class Scheduler:
+    """Watches for unscheduled pods, finds nodes they fit on and writes bindings back (scheduler.go)."""
+
+    # The struct's fields, in its order (New sets them):
+    cache: Cache
+    # Extenders: none are called in the port.
+    # NextPod, FailureHandler: function fields upstream (the queue's Pop, handleSchedulingFailure);
+    # here the methods next_pod and failure_handler.
+    # SchedulePod: a function field upstream (schedulePod); here schedule_one.schedule_pod.
+    # StopEverything: a channel upstream; the virtual clock's run loop stops instead.
+    scheduling_queue: PriorityQueue
+    profiles: dict[str, Framework]  # profile.Map: schedulerName -> framework
+    client: APIServer
+    node_info_snapshot: Snapshot
+    percentage_of_nodes_to_score: Optional[int]
+    next_start_node_index: int
+    # logger: the port writes to its trace instead.
+    recorder: Recorder
+    # registeredHandlers: the simulated API server calls its watchers at once; nothing waits to sync.
+
+    # The port's own: the virtual clock, the seeded random numbers, the bind latency, counters.
+    clock: VirtualClock
+    config: KubeSchedulerConfiguration
+    rng: random.Random
+    bind_latency: float
+    cycle: int
+    attempts: dict[str, int]  # scheduling attempts per pod key (upstream's pod_scheduling_attempts metric)
     @ports("pkg/scheduler/scheduler.go", "New", 253, 364)
     def __init__(self, config: KubeSchedulerConfiguration, client: Optional[APIServer] = None, *,
                  clock: Optional[VirtualClock] = None, seed: int = 0, recorder: Recorder = NULL_RECORDER,
@@ -297,24 +323,36 @@ class Scheduler:
         Each step either fires a timer that is due, or runs one scheduling cycle,
         or advances the clock to the next timer. ``progress`` is called every 200 steps.
         """
+        # upstream: first SchedulingQueue.Run, which starts the queue's two periodic flushes;
+        # here they are timers on the virtual clock, set once when the scheduler is made
+        # (PriorityQueue.start), so that ``run`` may be called again to go on.
+
+        # upstream: a goroutine runs ScheduleOne over and over (wait.UntilWithContext) until the
+        # context is done, while the flushes, the binding goroutines and the informers run beside
+        # it. Here one loop takes turns on the virtual clock: a timer that is due fires first,
+        # then one ScheduleOne; with nothing to schedule the clock jumps to the next timer. The
+        # context is done once the clock passes ``until``, or, without ``until``, once no work is left.
         for step in range(max_steps):
             if progress is not None and step % 200 == 0:
                 progress()
             if until is not None and self.clock.now > until:
-                return
+                return  # the context is done
             due = self.clock.next_due()
             if due is not None and due <= self.clock.now:
-                self.clock.fire_next()
+                self.clock.fire_next()  # a timer due now: a flush, a binding step, a workload event
                 continue
             if self.schedule_one():
                 continue
             if until is None and not self.busy():
-                return
+                return  # no work is left: the context is done
             if due is None or (until is not None and due > until):
                 if until is not None:
                     self.clock.advance_to(until)
-                return
-            self.clock.fire_next()
+                return  # no timer before ``until``: the context is done
+            self.clock.fire_next()  # nothing to schedule: jump to the next timer
+        # upstream: once the context is done, SchedulingQueue.Close and Profiles.Close (which closes
+        # the plugins that can be closed). Here the queue stays open, so that ``run`` may go on
+        # later; no plugin of this port holds anything to close.
 
     # --- a binding cycle that waits inside PreBind ------------------------------------------
 

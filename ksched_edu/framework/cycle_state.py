@@ -9,7 +9,7 @@ Deviations:
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from ..anchors import plumbing, ports
 
@@ -28,20 +28,8 @@ class CycleState:
     def __init__(self) -> None:
         self._storage: dict[str, Any] = {}
         # Plugins whose PreFilter / PreScore returned Skip: their Filter / Score does not run.
-        self._skip_filter_plugins: set[str] = set()
+        self.skip_filter_plugins: set[str] = set()
         self.skip_score_plugins: set[str] = set()
-        # The runtime's list of the Filter plugins that did not skip, built once per cycle
-        # (see Framework.filter_plugins_to_run); forgotten when skip_filter_plugins is set.
-        self.filter_plugins_to_run: Optional[tuple[Any, list[tuple[str, Any]]]] = None
-
-    @property
-    def skip_filter_plugins(self) -> set[str]:
-        return self._skip_filter_plugins
-
-    @skip_filter_plugins.setter
-    def skip_filter_plugins(self, names: set[str]) -> None:
-        self._skip_filter_plugins = names
-        self.filter_plugins_to_run = None
 
     @ports("pkg/scheduler/framework/cycle_state.go", "(*CycleState).Read", 104, 109)
     def read(self, key: str) -> Any:

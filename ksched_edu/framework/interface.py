@@ -187,6 +187,11 @@ class PostFilterResult:
     def with_nominated_node(cls, name: str) -> "PostFilterResult":
         return cls(NominatingInfo(name, NominatingMode.ModeOverride))
 
+    @ports("pkg/scheduler/framework/interface.go", "(*NominatingInfo).Mode", 772, 777)
+    def mode(self) -> NominatingMode:
+        """upstream: PostFilterResult embeds *NominatingInfo, whose Mode is ModeNoop when it is nil."""
+        return self.nominating_info.mode() if self.nominating_info is not None else NominatingMode.ModeNoop
+
 
 @ports("pkg/scheduler/framework/interface.go", "NodeScore", 47, 50)
 @dataclass(slots=True)

@@ -281,7 +281,14 @@ class Evaluator:
 
     @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).callExtenders", 256, 312)
     def call_extenders(self, pod: Pod, candidates: list[Candidate]) -> tuple[list[Candidate], Optional[Status]]:
-        """Upstream callExtenders; there are no extenders here, so the candidates stay as they are."""
+        """Upstream callExtenders: let the scheduler extenders that support preemption narrow the candidates."""
+        # upstream: takes the handle's extenders and node lister, and with no extender returns the
+        # candidates as they are. Extenders are HTTP webhooks: this port checks them in the
+        # configuration but calls none, so the list is always empty and that return is the only
+        # one taken. The rest is not ported: the candidates become a node -> victims map, each
+        # interested extender that supports preemption replaces the map with its answer (an error,
+        # or a node left without victims, fails the call unless the extender is ignorable), and
+        # the candidates are rebuilt from the map that is left.
         return candidates, None
 
     @ports("pkg/scheduler/framework/preemption/preemption.go", "(*Evaluator).SelectCandidate", 316, 343)

@@ -29,7 +29,8 @@ from ..api.types import Pod
 from ..trace import NULL_RECORDER, CycleContext, CycleStateEvent, PluginEvent, Recorder
 from .cycle_state import CycleState
 from .interface import (MAX_NODE_SCORE, MAX_TOTAL_SCORE, MIN_NODE_SCORE, BindPlugin, Code, EnqueueExtensions,
-                        FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, PermitPlugin, PluginScores,
+                        FilterPlugin, NodePluginScores, NodeScore, NodeToStatusMap, NominatingMode, PermitPlugin,
+                        PluginScores,
                         PostBindPlugin, PostFilterPlugin, PostFilterResult, PreBindPlugin, PreEnqueuePlugin,
                         PreFilterPlugin, PreFilterResult, PreScorePlugin, QueueSortPlugin, ReservePlugin,
                         ScorePlugin, Status, code_of, is_success, merge_pre_filter_results, new_status)
@@ -116,6 +117,16 @@ class WaitingPod:
         self.status = status
         if self.on_resolve is not None:
             self.on_resolve()
+
+
+@ports("pkg/scheduler/framework/runtime/waiting_pods_map.go", "newWaitingPod", 83, 108)
+def new_waiting_pod(pod: Pod, plugins_max_wait_time: dict[str, float], now: float) -> WaitingPod:
+    """A pod waiting at Permit, with a deadline per plugin that asked it to wait.
+
+    upstream: one time.AfterFunc per plugin rejects the pod when its wait runs out;
+    here each deadline is a time on the virtual clock, which the binding cycle watches.
+    """
+    return WaitingPod(pod, {name: now + wait for name, wait in plugins_max_wait_time.items()}, since=now)
 
 
 @ports("pkg/scheduler/framework/runtime/framework.go", "defaultEnqueueExtension", 608, 610)
@@ -386,22 +397,23 @@ class Framework:
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterPlugins", 679, 736)
     @metrics.observed("PreFilter")
     def run_pre_filter_plugins(self, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
-        skip: set[str] = set()
+        skip_plugins: set[str] = set()
         try:
             result: Optional[PreFilterResult] = None
             plugins_with_nodes: list[str] = []
             return_status: Optional[Status] = None
             for pl in self.pre_filter_plugins:
-                r, s = pl.pre_filter(state, pod)
-                self._trace("PreFilter", pl.name(), s)
+                r, s = self.run_pre_filter_plugin(pl, state, pod)
                 if s is not None and s.is_skip():
-                    skip.add(pl.name())
+                    skip_plugins.add(pl.name())
                     continue
                 if not is_success(s):
                     s.with_plugin(pl.name())
                     if s.code == Code.UnschedulableAndUnresolvable:
+                        # No preemption in this cycle, so no need to run the other PreFilters.
                         return None, s
                     if s.code == Code.Unschedulable:
+                        # Preemption comes later in this cycle, so every PreFilter runs.
                         return_status = s
                         continue
                     return None, Status.as_status(
@@ -410,19 +422,25 @@ class Framework:
                     plugins_with_nodes.append(pl.name())
                 result = merge_pre_filter_results(result, r)
                 if result is not None and not result.all_nodes() and not result.node_names:
+                    msg = f"node(s) didn't satisfy plugin(s) [{' '.join(plugins_with_nodes)}] simultaneously"
                     if len(plugins_with_nodes) == 1:
                         msg = f"node(s) didn't satisfy plugin {plugins_with_nodes[0]}"
-                    else:
-                        msg = f"node(s) didn't satisfy plugin(s) [{' '.join(plugins_with_nodes)}] simultaneously"
                     status = new_status(Code.UnschedulableAndUnresolvable, msg)
-                    # The framework's own verdict, naming no plugin: traced under plugin "".
-                    self._trace("PreFilter", "", status)
+                    self._trace("PreFilter", "", status)  # the framework's own verdict, under plugin ""
                     return result, status
             return result, return_status
         finally:
             # upstream: a deferred assignment, so it happens on every return path.
-            state.skip_filter_plugins = skip
+            state.skip_filter_plugins = skip_plugins
             self._trace_state("PreFilter", state)
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPreFilterPlugin", 738, 746)
+    def run_pre_filter_plugin(self, pl: Any, state: CycleState, pod: Pod) -> tuple[Optional[PreFilterResult], Optional[Status]]:
+        if not self.recorder.enabled:
+            return pl.pre_filter(state, pod)
+        result, status = pl.pre_filter(state, pod)
+        self._trace("PreFilter", pl.name(), status)  # upstream: the plugin's duration metric
+        return result, status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreFilterExtensionAddPod", 751, 781)
     def run_pre_filter_extension_add_pod(self, state: CycleState, pod_to_schedule: Pod, pod_info_to_add: PodInfo,
@@ -449,36 +467,25 @@ class Framework:
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
     def run_filter_plugins(self, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
-        tracing = self.recorder.enabled
-        cached = state.filter_plugins_to_run  # this cycle's list, once filter_plugins_to_run made it
-        for name, filter_fn in cached[1] if cached is not None and cached[0] is self else self.filter_plugins_to_run(state):
-            s = filter_fn(state, pod, node_info)
-            if s is not None and s.code != _SUCCESS:
-                if not s.is_rejected():
-                    s = Status.as_status(f"running \"{name}\" filter plugin: {s.message()}")
-                s.with_plugin(name)
-                if tracing:
-                    self._trace("Filter", name, s, node=node_info.name)
-                return s
-            if tracing:
-                self._trace("Filter", name, s, node=node_info.name)
+        for pl in self.filter_plugins:
+            if pl.name() in state.skip_filter_plugins:
+                continue
+            status = self.run_filter_plugin(pl, state, pod, node_info)
+            if status is not None and not status.is_success():
+                if not status.is_rejected():
+                    # Filter plugins are not supposed to return anything but Success or Unschedulable.
+                    status = Status.as_status(f"running \"{pl.name()}\" filter plugin: {status.message()}")
+                status.with_plugin(pl.name())
+                return status
         return None
 
-    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPlugins", 842, 875)
-    def filter_plugins_to_run(self, state: CycleState) -> list[tuple[str, Any]]:
-        """The Filter plugins whose PreFilter did not Skip, as (name, bound filter method).
-
-        upstream: RunFilterPlugins asks ``state.SkipFilterPlugins.Has(name)`` of each plugin
-        on every node; the answer is the same for the whole cycle, so it is worked out once
-        per cycle (per CycleState, and again whenever skip_filter_plugins is set).
-        """
-        cached = state.filter_plugins_to_run
-        if cached is not None and cached[0] is self:
-            return cached[1]
-        skip = state.skip_filter_plugins
-        run = [(pl.name(), pl.filter) for pl in self.filter_plugins if pl.name() not in skip]
-        state.filter_plugins_to_run = (self, run)
-        return run
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runFilterPlugin", 877, 885)
+    def run_filter_plugin(self, pl: Any, state: CycleState, pod: Pod, node_info: NodeInfo) -> Optional[Status]:
+        if not self.recorder.enabled:
+            return pl.filter(state, pod, node_info)
+        status = pl.filter(state, pod, node_info)
+        self._trace("Filter", pl.name(), status, node=node_info.name)  # upstream: the plugin's duration metric
+        return status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunFilterPluginsWithNominatedPods", 954, 999)
     def run_filter_plugins_with_nominated_pods(self, state: CycleState, pod: Pod,
@@ -528,43 +535,60 @@ class Framework:
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPostFilterPlugins", 889, 932)
     def run_post_filter_plugins(self, state: CycleState, pod: Pod,
-                                filtered: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
+                                filtered_node_status_map: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
+        # The last meaningful (non-noop) PostFilterResult.
         result: Optional[PostFilterResult] = None
         reasons: list[str] = []
-        rejector = ""
+        rejector_plugin = ""
         for pl in self.post_filter_plugins:
-            r, s = pl.post_filter(state, pod, filtered)
-            self._trace("PostFilter", pl.name(), s)
+            r, s = self.run_post_filter_plugin(pl, state, pod, filtered_node_status_map)
             if is_success(s):
                 return r, s  # type: ignore[return-value]
-            if s.code == Code.UnschedulableAndUnresolvable:
+            elif s.code == Code.UnschedulableAndUnresolvable:
                 return r, s.with_plugin(pl.name())
-            if not s.is_rejected():
+            elif not s.is_rejected():
                 return None, Status.as_status(s.message()).with_plugin(pl.name())
-            if r is not None and r.nominating_info is not None and r.nominating_info.mode() != 0:
+            elif r is not None and r.mode() != NominatingMode.ModeNoop:
                 result = r
             reasons.extend(s.get_reasons())
-            if not rejector:
-                rejector = pl.name()
-        return result, new_status(Code.Unschedulable, *reasons).with_plugin(rejector)
+            if not rejector_plugin:
+                rejector_plugin = pl.name()
+        return result, new_status(Code.Unschedulable, *reasons).with_plugin(rejector_plugin)
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPostFilterPlugin", 934, 942)
+    def run_post_filter_plugin(self, pl: Any, state: CycleState, pod: Pod,
+                               filtered_node_status_map: NodeToStatusMap) -> tuple[Optional[PostFilterResult], Status]:
+        if not self.recorder.enabled:
+            return pl.post_filter(state, pod, filtered_node_status_map)
+        r, s = pl.post_filter(state, pod, filtered_node_status_map)
+        self._trace("PostFilter", pl.name(), s)  # upstream: the plugin's duration metric
+        return r, s
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreScorePlugins", 1033, 1066)
     @metrics.observed("PreScore", nodes_arg=3)
     def run_pre_score_plugins(self, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
-        skip: set[str] = set()
+        skip_plugins: set[str] = set()
         try:
             for pl in self.pre_score_plugins:
-                s = pl.pre_score(state, pod, nodes)
-                self._trace("PreScore", pl.name(), s)
-                if s is not None and s.is_skip():
-                    skip.add(pl.name())
+                status = self.run_pre_score_plugin(pl, state, pod, nodes)
+                if status is not None and status.is_skip():
+                    skip_plugins.add(pl.name())
                     continue
-                if not is_success(s):
-                    return Status.as_status(f"running PreScore plugin \"{pl.name()}\": {s.message()}")
+                if not is_success(status):
+                    return Status.as_status(f"running PreScore plugin \"{pl.name()}\": {status.message()}")
             return None
         finally:
-            state.skip_score_plugins = skip
+            # upstream: a deferred assignment, so it happens on every return path.
+            state.skip_score_plugins = skip_plugins
             self._trace_state("PreScore", state)
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPreScorePlugin", 1068, 1076)
+    def run_pre_score_plugin(self, pl: Any, state: CycleState, pod: Pod, nodes: list[NodeInfo]) -> Optional[Status]:
+        if not self.recorder.enabled:
+            return pl.pre_score(state, pod, nodes)
+        status = pl.pre_score(state, pod, nodes)
+        self._trace("PreScore", pl.name(), status)  # upstream: the plugin's duration metric
+        return status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunScorePlugins", 1082, 1188)
     @metrics.observed("Score", nodes_arg=3)
@@ -654,39 +678,64 @@ class Framework:
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsReserve", 1340, 1370)
     def run_reserve_plugins_reserve(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         for pl in self.reserve_plugins:
-            s = pl.reserve(state, pod, node_name)
-            self._trace("Reserve", pl.name(), s, node=node_name)
-            if not is_success(s):
-                if s.is_rejected():
-                    return s.with_plugin(pl.name())
-                return Status.as_status(f"running Reserve plugin \"{pl.name()}\": {s.message()}")
+            status = self.run_reserve_plugin_reserve(pl, state, pod, node_name)
+            if not is_success(status):
+                if status.is_rejected():
+                    status.with_plugin(pl.name())
+                    return status
+                return Status.as_status(f"running Reserve plugin \"{pl.name()}\": {status.message()}")
         return None
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runReservePluginReserve", 1372, 1380)
+    def run_reserve_plugin_reserve(self, pl: Any, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        if not self.recorder.enabled:
+            return pl.reserve(state, pod, node_name)
+        status = pl.reserve(state, pod, node_name)
+        self._trace("Reserve", pl.name(), status, node=node_name)  # upstream: the plugin's duration metric
+        return status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunReservePluginsUnreserve", 1384, 1406)
     def run_reserve_plugins_unreserve(self, state: CycleState, pod: Pod, node_name: str) -> None:
         # Unreserve runs in the reverse order of Reserve.
         for pl in reversed(self.reserve_plugins):
-            pl.unreserve(state, pod, node_name)
-            self._trace("Unreserve", pl.name(), None, node=node_name)
+            self.run_reserve_plugin_unreserve(pl, state, pod, node_name)
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runReservePluginUnreserve", 1408, 1416)
+    def run_reserve_plugin_unreserve(self, pl: Any, state: CycleState, pod: Pod, node_name: str) -> None:
+        pl.unreserve(state, pod, node_name)
+        self._trace("Unreserve", pl.name(), None, node=node_name)  # upstream: the plugin's duration metric
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPermitPlugins", 1424, 1471)
     def run_permit_plugins(self, state: CycleState, pod: Pod, node_name: str, now: float = 0.0) -> Optional[Status]:
-        waits: dict[str, float] = {}
+        plugins_wait_time: dict[str, float] = {}
+        status_code = Code.Success
         for pl in self.permit_plugins:
-            s, timeout = pl.permit(state, pod, node_name)
-            self._trace("Permit", pl.name(), s, node=node_name)
-            if is_success(s):
-                continue
-            if s.is_rejected():
-                return s.with_plugin(pl.name())
-            if s.is_wait():
-                waits[pl.name()] = now + min(timeout, MAX_PERMIT_TIMEOUT)
-            else:
-                return Status.as_status(f"running Permit plugin \"{pl.name()}\": {s.message()}").with_plugin(pl.name())
-        if waits:
-            self.waiting_pods[pod.uid] = WaitingPod(pod, waits, since=now)
-            return new_status(Code.Wait, f"one or more plugins asked to wait and no plugin rejected pod \"{pod.name}\"")
+            status, timeout = self.run_permit_plugin(pl, state, pod, node_name)
+            if not is_success(status):
+                if status.is_rejected():
+                    return status.with_plugin(pl.name())
+                if status.is_wait():
+                    if timeout > MAX_PERMIT_TIMEOUT:
+                        timeout = MAX_PERMIT_TIMEOUT
+                    plugins_wait_time[pl.name()] = timeout
+                    status_code = Code.Wait
+                else:
+                    return Status.as_status(
+                        f"running Permit plugin \"{pl.name()}\": {status.message()}").with_plugin(pl.name())
+        if status_code == Code.Wait:
+            waiting_pod = new_waiting_pod(pod, plugins_wait_time, now)
+            self.waiting_pods[pod.uid] = waiting_pod  # upstream: f.waitingPods.add(waitingPod)
+            msg = f"one or more plugins asked to wait and no plugin rejected pod \"{pod.name}\""
+            return new_status(Code.Wait, msg)
         return None
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPermitPlugin", 1473, 1481)
+    def run_permit_plugin(self, pl: Any, state: CycleState, pod: Pod, node_name: str) -> tuple[Optional[Status], float]:
+        if not self.recorder.enabled:
+            return pl.permit(state, pod, node_name)
+        status, timeout = pl.permit(state, pod, node_name)
+        self._trace("Permit", pl.name(), status, node=node_name)  # upstream: the plugin's duration metric
+        return status, timeout
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).GetWaitingPod", 1524, 1529)
     def get_waiting_pod(self, uid: str) -> Optional[WaitingPod]:
@@ -708,36 +757,56 @@ class Framework:
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPreBindPlugins", 1213, 1243)
     def run_pre_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         for pl in self.pre_bind_plugins:
-            s = pl.pre_bind(state, pod, node_name)
-            self._trace("PreBind", pl.name(), s, node=node_name)
-            if not is_success(s):
-                if s.is_rejected():
-                    return s.with_plugin(pl.name())
-                return Status.as_status(f"running PreBind plugin \"{pl.name()}\": {s.message()}")
+            status = self.run_pre_bind_plugin(pl, state, pod, node_name)
+            if not is_success(status):
+                if status.is_rejected():
+                    status.with_plugin(pl.name())
+                    return status
+                return Status.as_status(f"running PreBind plugin \"{pl.name()}\": {status.message()}")
         return None
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPreBindPlugin", 1245, 1253)
+    def run_pre_bind_plugin(self, pl: Any, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        if not self.recorder.enabled:
+            return pl.pre_bind(state, pod, node_name)
+        status = pl.pre_bind(state, pod, node_name)
+        self._trace("PreBind", pl.name(), status, node=node_name)  # upstream: the plugin's duration metric
+        return status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunBindPlugins", 1256, 1292)
     def run_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
         if not self.bind_plugins:
             return new_status(Code.Skip, "")
         status: Optional[Status] = None
-        for pl in self.bind_plugins:
-            status = pl.bind(state, pod, node_name)
-            self._trace("Bind", pl.name(), status, node=node_name)
+        for bp in self.bind_plugins:
+            status = self.run_bind_plugin(bp, state, pod, node_name)
             if status is not None and status.is_skip():
                 continue
             if not is_success(status):
                 if status.is_rejected():
-                    return status.with_plugin(pl.name())
-                return Status.as_status(f"running Bind plugin \"{pl.name()}\": {status.message()}")
+                    status.with_plugin(bp.name())
+                    return status
+                return Status.as_status(f"running Bind plugin \"{bp.name()}\": {status.message()}")
             return status
+        return status
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runBindPlugin", 1294, 1302)
+    def run_bind_plugin(self, bp: Any, state: CycleState, pod: Pod, node_name: str) -> Optional[Status]:
+        if not self.recorder.enabled:
+            return bp.bind(state, pod, node_name)
+        status = bp.bind(state, pod, node_name)
+        self._trace("Bind", bp.name(), status, node=node_name)  # upstream: the plugin's duration metric
         return status
 
     @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).RunPostBindPlugins", 1305, 1323)
     def run_post_bind_plugins(self, state: CycleState, pod: Pod, node_name: str) -> None:
         for pl in self.post_bind_plugins:
-            pl.post_bind(state, pod, node_name)
-            self._trace("PostBind", pl.name(), None, node=node_name)
+            self.run_post_bind_plugin(pl, state, pod, node_name)
+
+    @ports("pkg/scheduler/framework/runtime/framework.go", "(*frameworkImpl).runPostBindPlugin", 1325, 1333)
+    def run_post_bind_plugin(self, pl: Any, state: CycleState, pod: Pod, node_name: str) -> None:
+        pl.post_bind(state, pod, node_name)
+        self._trace("PostBind", pl.name(), None, node=node_name)  # upstream: the plugin's duration metric
 
 
 class _AddPodError(Exception):

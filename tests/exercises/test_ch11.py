@@ -1,108 +1,432 @@
-"""Chapter 11's checks, each against a table of answers a learner might give.
+"""The check of chapter 10 (check_gang_gpu), against a table of the plugins a learner might write.
 
-Every row is one answer: the check must return its verdict, print exactly one
-line, never raise, and (for a wrong answer) give a hint that points the right
-way without giving the answer away.
+``GangGPU`` below is the chapter's solution; every other row changes one method
+the way a learner might get it wrong (a wrong status code, a wrong type, a
+missing pair, a score out of range, a Permit that never waits or never lets the
+gang go, a queue sort that splits gangs, a placeholder, an endless loop) and
+names a word the hint must contain. A check returns its verdict, prints
+exactly one line and never raises (tests/exercises/verdicts.py).
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 import pytest
 
 from ksched_edu import exercises
-from ksched_edu.exercises import ch11
-from tests.exercises.verdicts import verdict
+from ksched_edu.api.podgroup import POD_GROUP_LABEL
+from ksched_edu.framework.interface import MAX_NODE_SCORE, Code, Status, new_status
+from ksched_edu.framework.runtime import pod_priority
+from ksched_edu.gpu.plugins.gpu_topology import PRE_FILTER_STATE_KEY, GPUTopology, GPUTopologyArgs, gpus_in_use
+from ksched_edu.gpu.search import Constraint, best_subset
 
-pytestmark = pytest.mark.ch11
+from .verdicts import assert_row, endless, not_written
 
-BIND = ch11.BIND_CONFLICT
-NODE = ch11.NODE_CONFLICT
+pytestmark = pytest.mark.ch10
 
-
-def _expect(capsys: pytest.CaptureFixture, check: Callable[..., bool], answer: Any, passes: bool,
-            says: Optional[str], hint: Optional[str]) -> None:
-    result, out = verdict(capsys, check, answer)
-    assert result is passes, out
-    if says is not None:
-        assert says in out.split(" Hint: ")[0], f"the verdict should say {says!r}: {out!r}"
-    if hint is not None:
-        assert hint in out.split(" Hint: ", 1)[1], f"the hint should mention {hint!r}: {out!r}"
+GANG_SET = 4
+PERMIT_TIMEOUT = 60.0
 
 
-# --- check_volume_reasons ------------------------------------------------------------------
+class GangGPU(GPUTopology):
+    """The chapter's solution."""
 
-RIGHT_REASONS = {"n1": [BIND], "n2": [NODE], "n3": [], "n4": []}
+    def name(self) -> str:
+        return "GangGPU"
 
-REASON_CASES = [
-    # (id, answer, passes, the verdict says, the hint mentions)
-    ("right", RIGHT_REASONS, True, "n3 and n4", None),
-    ("right-tuples", {"n1": (BIND,), "n2": (NODE,), "n3": (), "n4": ()}, True, None, None),
-    ("unanswered-none", None, False, "no prediction", "predicted ="),
-    ("unanswered-ellipsis", ..., False, "no prediction", "predicted ="),
-    ("a-list", [BIND, NODE, [], []], False, "not a dict", "node name"),
-    ("missing-node", {"n1": [BIND], "n2": [NODE], "n3": []}, False, "no prediction for n4", "n1 to n4"),
-    ("extra-node", dict(RIGHT_REASONS, n5=[]), False, "n5 is not a node", "n1 to n4"),
-    ("string-not-list", dict(RIGHT_REASONS, n1=BIND), False, "not a list", "list of reasons"),
-    ("a-bool", dict(RIGHT_REASONS, n3=True), False, "not a list", "list of reasons"),
-    ("not-a-reason", dict(RIGHT_REASONS, n1=["no volume"]), False, "not one of the binder's reasons",
-     "copy the reasons"),
-    ("swapped", {"n1": [NODE], "n2": [BIND], "n3": [], "n4": []}, False, "2 node(s) predicted wrong",
-     "node affinity"),
-    # forgets that the class does not allow zone-a (n1 would provision)
-    ("n1-passes", dict(RIGHT_REASONS, n1=[]), False, "1 node(s) predicted wrong", "allowedTopologies"),
-    # forgets the static volume on n4 (zone-a is not allowed for provisioning)
-    ("n4-fails", dict(RIGHT_REASONS, n4=[BIND]), False, "VolumeBinding lets n4 through", "static volume"),
-    # thinks the bound volume is fine everywhere
-    ("n2-passes", dict(RIGHT_REASONS, n2=[]), False, "1 node(s) predicted wrong", None),
-    ("n2-both", dict(RIGHT_REASONS, n2=[NODE, BIND]), False, "other reasons", None),
-    ("everything-fails", {n: [BIND] for n in ("n1", "n2", "n3", "n4")}, False, "3 node(s) predicted wrong", None),
+    def less(self, a: Any, b: Any) -> bool:
+        if pod_priority(a.pod) != pod_priority(b.pod):
+            return pod_priority(a.pod) > pod_priority(b.pod)
+        ga, gb = a.pod.metadata.labels.get(POD_GROUP_LABEL, ""), b.pod.metadata.labels.get(POD_GROUP_LABEL, "")
+        if ga != gb and ga and gb:
+            return ga < gb
+        return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+
+    def pre_filter(self, state: Any, pod: Any) -> Any:
+        group = pod.metadata.labels.get(POD_GROUP_LABEL)
+        if group:
+            lister = self.handle.object_lister()
+            pg = lister.get("PodGroup", pod.metadata.namespace, group)
+            members = [p for p in lister.list("Pod", pod.metadata.namespace)
+                       if p.metadata.labels.get(POD_GROUP_LABEL) == group]
+            need = pg.spec.min_member if pg is not None else 1
+            if pg is None or len(members) < need:
+                return None, new_status(Code.UnschedulableAndUnresolvable,
+                                        f"gang {group}: {len(members)} of {need} members exist")
+        return super().pre_filter(state, pod)
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        _, top = self.catalog.for_node(node_info.node())
+        if top is None:
+            return new_status(Code.UnschedulableAndUnresolvable, "node has no GPU topology")
+        if best_subset(top, (1 << len(top.gpus)) - 1, req.count, req.constraint) is None:
+            return new_status(Code.UnschedulableAndUnresolvable, "no such GPU set on this node, even idle")
+        gpus = gpus_in_use(node_info, top, self.ledger)
+        if gpus.free_count < req.count or best_subset(top, gpus.free_mask, req.count, req.constraint) is None:
+            return new_status(Code.Unschedulable, "no such GPU set free now")
+        return None
+
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        _, top = self.catalog.for_node(info.node())
+        gpus = gpus_in_use(info, top, self.ledger)
+        used_after = len(top.gpus) - gpus.free_count + req.count
+        packed = MAX_NODE_SCORE * used_after // len(top.gpus)
+        keeps_set = best_subset(top, gpus.free_mask, GANG_SET, Constraint(nvlink=True)) is not None
+        if not req.constraint.nvlink and keeps_set:
+            return packed // 2, None
+        return packed, None
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        group = pod.metadata.labels.get(POD_GROUP_LABEL)
+        if not group:
+            return None, 0.0
+        pg = self.handle.object_lister().get("PodGroup", pod.metadata.namespace, group)
+        placed = sum(1 for info in self.handle.snapshot_shared_lister().node_infos().list() for p in info.pods
+                     if p.pod.metadata.labels.get(POD_GROUP_LABEL) == group and p.pod.spec.node_name)
+        if placed + 1 < pg.spec.min_member:
+            return new_status(Code.Wait), PERMIT_TIMEOUT
+        self.handle.iterate_over_waiting_pods(
+            lambda wp: wp.allow(self.name()) if wp.pod.metadata.labels.get(POD_GROUP_LABEL) == group else None)
+        return None, 0.0
+
+
+
+
+def _is_keep(status: Any) -> bool:
+    return status is None
+
+
+# --- wrong Filters ------------------------------------------------------------------------
+
+
+class FilterBool(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return _is_keep(super().filter(state, pod, node_info))
+
+
+class FilterText(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        s = super().filter(state, pod, node_info)
+        return None if s is None else "no NVLink set here"
+
+
+class FilterBareCode(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        s = super().filter(state, pod, node_info)
+        return None if s is None else s.code
+
+
+class FilterAlwaysUnschedulable(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        s = super().filter(state, pod, node_info)
+        return None if s is None else new_status(Code.Unschedulable, *s.reasons)
+
+
+class FilterAlwaysUnresolvable(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        s = super().filter(state, pod, node_info)
+        return None if s is None else new_status(Code.UnschedulableAndUnresolvable, *s.reasons)
+
+
+class FilterCountsOnly(GangGPU):
+    """Searches every GPU of the node, as if none were in use."""
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        _, top = self.catalog.for_node(node_info.node())
+        if top is None or best_subset(top, (1 << len(top.gpus)) - 1, req.count, req.constraint) is None:
+            return new_status(Code.UnschedulableAndUnresolvable, "never")
+        return None
+
+
+class FilterNoConstraint(GangGPU):
+    """Counts free GPUs and forgets the NVLink constraint."""
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        _, top = self.catalog.for_node(node_info.node())
+        if gpus_in_use(node_info, top, self.ledger).free_count < req.count:
+            return new_status(Code.Unschedulable, "not enough free GPUs")
+        return None
+
+
+class FilterAlwaysNVLink(GangGPU):
+    """Asks every pod for NVLink, the inference pods too."""
+
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        _, top = self.catalog.for_node(node_info.node())
+        if best_subset(top, (1 << len(top.gpus)) - 1, max(req.count, 2), Constraint(nvlink=True)) is None:
+            return new_status(Code.UnschedulableAndUnresolvable, "no NVLink")
+        return super().filter(state, pod, node_info)
+
+
+class FilterNoReason(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        s = super().filter(state, pod, node_info)
+        return None if s is None else Status(s.code)
+
+
+class FilterError(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return Status(Code.Error, ["topology lookup failed"])
+
+
+class FilterStub(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        raise NotImplementedError("your code here")
+
+
+class FilterEndless(GangGPU):
+    def filter(self, state: Any, pod: Any, node_info: Any) -> Any:
+        return endless()
+
+
+# --- wrong PreFilters ----------------------------------------------------------------------
+
+
+class PreFilterIgnoresGangs(GangGPU):
+    def pre_filter(self, state: Any, pod: Any) -> Any:
+        return GPUTopology.pre_filter(self, state, pod)
+
+
+class PreFilterUnschedulable(GangGPU):
+    def pre_filter(self, state: Any, pod: Any) -> Any:
+        result, status = super().pre_filter(state, pod)
+        if status is not None and status.code == Code.UnschedulableAndUnresolvable:
+            return result, new_status(Code.Unschedulable, *status.reasons)
+        return result, status
+
+
+class PreFilterStatusOnly(GangGPU):
+    def pre_filter(self, state: Any, pod: Any) -> Any:
+        return super().pre_filter(state, pod)[1]
+
+
+# --- wrong Scores --------------------------------------------------------------------------
+
+
+class ScoreOutOfRange(GangGPU):
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        value, status = super().score(state, pod, node_name)
+        return value * 10, status
+
+
+class ScoreFloat(GangGPU):
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        value, status = super().score(state, pod, node_name)
+        return value / 3, status
+
+
+class ScoreBare(GangGPU):
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        return super().score(state, pod, node_name)[0]
+
+
+class ScoreSpread(GangGPU):
+    """LeastAllocated by GPUs: the emptiest node first, for every pod."""
+
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        value, status = super().score(state, pod, node_name)
+        req = state.read(PRE_FILTER_STATE_KEY)
+        info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        _, top = self.catalog.for_node(info.node())
+        free_after = gpus_in_use(info, top, self.ledger).free_count - req.count
+        return MAX_NODE_SCORE * max(free_after, 0) // len(top.gpus), None
+
+
+# --- wrong Permits -------------------------------------------------------------------------
+
+
+class PermitNeverWaits(GangGPU):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        return None, 0.0
+
+
+class PermitNoTimeout(GangGPU):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        status, timeout = super().permit(state, pod, node_name)
+        return status, 0.0
+
+
+class PermitStatusOnly(GangGPU):
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        return super().permit(state, pod, node_name)[0]
+
+
+class PermitWaitsForEveryone(GangGPU):
+    """Every pod waits, the inference pods too."""
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        status, timeout = super().permit(state, pod, node_name)
+        return (new_status(Code.Wait), PERMIT_TIMEOUT) if status is None and timeout == 0.0 and \
+            not pod.metadata.labels.get(POD_GROUP_LABEL) else (status, timeout)
+
+
+class PermitNeverAllows(GangGPU):
+    """Waits until the gang is complete but never lets the waiting members go."""
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        group = pod.metadata.labels.get(POD_GROUP_LABEL)
+        if not group:
+            return None, 0.0
+        return new_status(Code.Wait), PERMIT_TIMEOUT
+
+
+# --- wrong QueueSorts ----------------------------------------------------------------------
+
+
+class LessIgnoresPriority(GangGPU):
+    def less(self, a: Any, b: Any) -> bool:
+        return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+
+
+class LessSplitsGangs(GangGPU):
+    def less(self, a: Any, b: Any) -> bool:
+        if pod_priority(a.pod) != pod_priority(b.pod):
+            return pod_priority(a.pod) > pod_priority(b.pod)
+        return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+
+
+class LessReturnsNone(GangGPU):
+    def less(self, a: Any, b: Any) -> Any:
+        return None
+
+
+# --- wrong names and shapes ----------------------------------------------------------------
+
+
+class Misnamed(GangGPU):
+    def name(self) -> str:
+        return "Gang"
+
+
+class NameStub(GangGPU):
+    def name(self) -> str:
+        raise NotImplementedError("your code here")
+
+
+class NoPermit(GPUTopology):
+    """A GPUTopology with a new name and no gang methods."""
+
+    def name(self) -> str:
+        return "GangGPU"
+
+
+def factory(cls: type) -> Callable[[Any, Any], Any]:
+    return lambda args, handle: cls(GPUTopologyArgs(), handle)
+
+
+class Row(NamedTuple):
+    id: str
+    answer: Any
+    passes: bool
+    hint: Optional[str] = None  # a word the hint must contain (a failing row)
+    says: Optional[str] = None  # a word the verdict must contain, anywhere
+    short: bool = False  # lower the wall-clock limit for this row
+
+
+ROWS = [
+    Row("right", factory(GangGPU), True, says="6 gangs placed whole"),
+    Row("filter returns a bool", factory(FilterBool), False, "return None",
+        says="Filter returned bool False on pcie-a"),
+    Row("filter returns a string", factory(FilterText), False, "Status", says="str"),
+    Row("filter returns a bare Code", factory(FilterBareCode), False, "new_status(Code.UnschedulableAndUnresolvable",
+        says="bare Code"),
+    Row("filter: Unschedulable where nothing could ever fit", factory(FilterAlwaysUnschedulable), False,
+        "UnschedulableAndUnresolvable", says="pcie-a"),
+    Row("filter: UnschedulableAndUnresolvable on a busy node", factory(FilterAlwaysUnresolvable), False,
+        "Code.Unschedulable", says="a100-a"),
+    Row("filter forgets the GPUs in use", factory(FilterCountsOnly), False, "gpus_in_use", says="a100-a"),
+    Row("filter forgets the NVLink constraint", factory(FilterNoConstraint), False, "best_subset", says="pcie-a"),
+    Row("filter asks NVLink of every pod", factory(FilterAlwaysNVLink), False, "req.constraint", says="solo"),
+    Row("filter rejects without a reason", factory(FilterNoReason), False, "reason"),
+    Row("filter returns an Error", factory(FilterError), False, "Code.Error", says="Code.Error"),
+    Row("filter not written", factory(FilterStub), False, "PRE_FILTER_STATE_KEY", says="not written yet"),
+    Row("filter never returns", factory(FilterEndless), False, "PRE_FILTER_STATE_KEY", says="never ends",
+        short=True),
+    Row("pre_filter lets an incomplete gang through", factory(PreFilterIgnoresGangs), False, "min_member"),
+    Row("pre_filter: Unschedulable for an incomplete gang", factory(PreFilterUnschedulable), False,
+        "UnschedulableAndUnresolvable"),
+    Row("pre_filter returns a Status, not a pair", factory(PreFilterStatusOnly), False, "pair"),
+    Row("score out of range", factory(ScoreOutOfRange), False, "MAX_NODE_SCORE"),
+    Row("score is a float", factory(ScoreFloat), False, "whole number"),
+    Row("score returns a number, not a pair", factory(ScoreBare), False, "pair"),
+    Row("score spreads every pod", factory(ScoreSpread), False, "NVLink set", says="stranded"),
+    Row("permit never waits", factory(PermitNeverWaits), False, "Code.Wait"),
+    Row("permit waits without a timeout", factory(PermitNoTimeout), False, "timeout"),
+    Row("permit returns a Status, not a pair", factory(PermitStatusOnly), False, "pair"),
+    Row("permit holds the inference pods too", factory(PermitWaitsForEveryone), False, "only gang members"),
+    Row("permit never lets the gang go", factory(PermitNeverAllows), False, "allow"),
+    Row("less ignores priority", factory(LessIgnoresPriority), False, "pod_priority"),
+    Row("less splits a gang", factory(LessSplitsGangs), False, "pod-group label"),
+    Row("less returns None", factory(LessReturnsNone), False, "bool"),
+    Row("another name", factory(Misnamed), False, "name()"),
+    Row("name() not written", factory(NameStub), False, "name()"),
+    Row("no gang methods", factory(NoPermit), False, "def less"),
+    Row("factory not written", not_written, False, "GangGPU"),
+    Row("factory returns nothing", lambda args, handle: None, False, "return GangGPU", says="returned None"),
+    Row("factory never returns", endless, False, "(args, handle)", says="never ends", short=True),
+    Row("not a function", "GangGPU", False, "new_gang_gpu"),
+    Row("None", None, False, "new_gang_gpu"),
+    Row("...", ..., False, "new_gang_gpu"),
 ]
 
 
-@pytest.mark.parametrize("answer,passes,says,hint", [c[1:] for c in REASON_CASES], ids=[c[0] for c in REASON_CASES])
-def test_check_volume_reasons(capsys, answer, passes, says, hint) -> None:
-    _expect(capsys, ch11.check_volume_reasons, answer, passes, says, hint)
+@pytest.mark.parametrize("row", ROWS, ids=[r.id for r in ROWS])
+def test_check_gang_gpu(row: Row, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_row(capsys, monkeypatch, exercises.check_gang_gpu, (row.answer,), row)
 
 
-def test_wrong_reasons_do_not_give_the_answer_away(capsys) -> None:
-    _, out = verdict(capsys, ch11.check_volume_reasons, dict(RIGHT_REASONS, n1=[]))
-    assert "n3" not in out and "n4" not in out
+def test_the_check_takes_a_time_limit() -> None:
+    import inspect
+
+    assert "seconds" in inspect.signature(exercises.check_gang_gpu).parameters
 
 
-# --- check_csi_placements -----------------------------------------------------------------
-
-RIGHT_PLACEMENTS = {"default/a": "n1", "default/b": None, "default/c": None, "default/d": "n2", "default/e": "n1"}
-
-PLACEMENT_CASES = [
-    ("right", RIGHT_PLACEMENTS, True, "default/b, default/c stay pending", None),
-    ("unanswered-none", None, False, "no prediction", "predicted ="),
-    ("unanswered-ellipsis", ..., False, "no prediction", "predicted ="),
-    ("a-list", ["n1", None, None, "n2", "n1"], False, "not a dict", "node name or None"),
-    ("short-keys", {"a": "n1", "b": None, "c": None, "d": "n2", "e": "n1"}, False, "no prediction for default/a",
-     "'default/a'"),
-    ("missing-pod", {k: v for k, v in RIGHT_PLACEMENTS.items() if k != "default/e"}, False,
-     "no prediction for default/e", "all five"),
-    ("old-included", dict(RIGHT_PLACEMENTS, **{"default/old": "n1"}), False, "not a pending pod", "old is already"),
-    ("string-none", dict(RIGHT_PLACEMENTS, **{"default/b": "None"}), False, "neither a node nor None", "None"),
-    ("pending-word", dict(RIGHT_PLACEMENTS, **{"default/c": "pending"}), False, "neither a node nor None", None),
-    # counts v0 twice: e does not fit on n1
-    ("e-pending", dict(RIGHT_PLACEMENTS, **{"default/e": None}), False, "1 of 5 pods predicted wrong",
-     "not counted twice"),
-    # forgets old's two volumes: c would still fit on n1
-    ("c-fits", dict(RIGHT_PLACEMENTS, **{"default/c": "n1"}), False, "1 of 5", "already on the node"),
-    # b's two volumes on n2 (limit 1)
-    ("b-on-n2", dict(RIGHT_PLACEMENTS, **{"default/b": "n2", "default/d": None}), False, "2 of 5", None),
-    ("all-n1", {k: "n1" for k in RIGHT_PLACEMENTS}, False, "3 of 5", None),
-]
+# --- the measures chapter 10 reads (ksched_edu.viz.capstone) ---------------------------------
 
 
-@pytest.mark.parametrize("answer,passes,says,hint", [c[1:] for c in PLACEMENT_CASES],
-                         ids=[c[0] for c in PLACEMENT_CASES])
-def test_check_csi_placements(capsys, answer, passes, says, hint) -> None:
-    _expect(capsys, ch11.check_csi_placements, answer, passes, says, hint)
+def _stock_simulation() -> Any:
+    from ksched_edu.exercises.ch10 import CLUSTER, STOCK_CONFIG, WORKLOAD, _simulation
+
+    return _simulation(STOCK_CONFIG, None, [CLUSTER, WORKLOAD])
 
 
-def test_the_checks_are_exported() -> None:
-    assert exercises.check_volume_reasons is ch11.check_volume_reasons
-    assert exercises.check_csi_placements is ch11.check_csi_placements
+def test_sampling_a_run_does_not_change_it() -> None:
+    from ksched_edu.trace import BindEvent
+    from ksched_edu.viz.capstone import measure
+
+    stepped, whole = _stock_simulation(), _stock_simulation()
+    measure("stock", stepped, every=5.0)
+    whole.run()
+    binds = [[(e.time, e.pod, e.node, e.kind) for e in sim.recorder.of(BindEvent)] for sim in (stepped, whole)]
+    assert binds[0] == binds[1] and binds[0]
+
+
+@pytest.mark.parametrize("used,total,stranded", [(0, 8, 0), (3, 8, 5), (8, 8, 0), (1, 4, 3)],
+                         ids=["idle node", "partly used", "full node", "workstation"])
+def test_stranded_gpus_are_the_free_ones_of_partly_used_nodes(used: int, total: int, stranded: int) -> None:
+    from ksched_edu.viz.capstone import GPUSample
+
+    assert GPUSample(0.0, "n", used, total).stranded == stranded
+
+
+@pytest.mark.parametrize("topology,sets", [("dgx-a100", 2), ("dgx-1-v100", 2), ("pcie-2socket-8gpu", 0),
+                                           ("workstation-4gpu", 0)])
+def test_disjoint_nvlink_sets_of_four(topology: str, sets: int) -> None:
+    from ksched_edu.gpu.catalog import TopologyCatalog
+    from ksched_edu.viz.capstone import disjoint_sets
+
+    found = disjoint_sets(TopologyCatalog().get(topology), 4, Constraint(nvlink=True))
+    assert len(found) == sets and len({g for s in found for g in s}) == 4 * sets
+
+
+def test_a_gang_that_never_completes_has_no_wait() -> None:
+    from ksched_edu.viz.capstone import GangPlacement
+
+    assert GangPlacement("default/g", 2, 10.0, None, ("n1",)).wait is None
+    assert GangPlacement("default/g", 2, 10.0, 25.0, ("n1", "n2")).wait == 15.0

@@ -361,7 +361,8 @@ class PriorityQueue(Nominator):
         self.in_flight_pods: dict[str, _Element] = {}
         # In-flight pods and the cluster events that arrived after each was popped.
         self.in_flight_events = EventList()
-        # Where ties in the less function are broken: the order timestamps were taken.
+        # Where ties in the less function are broken: the order timestamps were taken
+        # (kept until the pod is deleted or its timestamp is set again).
         self._stamps: dict[str, int] = {}
         self._stamp_seq = itertools.count(1)
         tie = self._stamp_of
@@ -387,7 +388,7 @@ class PriorityQueue(Nominator):
     def start(self, clock: Optional[VirtualClock] = None) -> None:
         """Start flushing backoffQ every second and unschedulablePods every 30 s (upstream Run)."""
         if clock is not None:
-            self.clock = clock
+            self.clock = clock  # the virtual clock the flushes run on (upstream: p.clock, from NewPriorityQueue)
         # upstream: two goroutines running wait.Until(f, period, p.stop); f runs at once, then each period.
         self._every(BACKOFF_Q_FLUSH_PERIOD, self.flush_backoff_q_completed, "flushBackoffQCompleted")
         self._every(UNSCHEDULABLE_PODS_FLUSH_PERIOD, self.flush_unschedulable_pods_leftover,
@@ -424,12 +425,13 @@ class PriorityQueue(Nominator):
             self.recorder.record(QueueEvent(self.clock.now, pod.key, action, queue, event, until))
 
     def _record_skip(self, pinfo: QueuedPodInfo, event: ClusterEvent, reason: str) -> None:
-        """A QueueSkipEvent: ``event`` left ``pinfo`` in unschedulablePods (the caller checks enabled)."""
-        plugins = tuple(sorted(pinfo.unschedulable_plugins | pinfo.pending_plugins))
-        self.recorder.record(QueueSkipEvent(self.clock.now, pinfo.pod.key, event.label, reason, plugins))
+        """A QueueSkipEvent: ``event`` left ``pinfo`` in unschedulablePods."""
+        if self.recorder.enabled:
+            plugins = tuple(sorted(pinfo.unschedulable_plugins | pinfo.pending_plugins))
+            self.recorder.record(QueueSkipEvent(self.clock.now, pinfo.pod.key, event.label, reason, plugins))
 
-    def _stamp(self, pinfo: QueuedPodInfo) -> None:
-        """Set the pod's queue timestamp to now, remembering the order it was taken in."""
+    def _set_timestamp_now(self, pinfo: QueuedPodInfo) -> None:
+        """``pinfo.timestamp = now``, remembering the order timestamps were taken in (for ties)."""
         pinfo.timestamp = self.clock.now
         self._stamps[pod_info_key_func(pinfo)] = next(self._stamp_seq)
 
@@ -450,43 +452,54 @@ class PriorityQueue(Nominator):
         return False
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).isPodWorthRequeuing", 442, 513)
-    def is_pod_worth_requeuing(self, pinfo: QueuedPodInfo, event: ClusterEvent, old_obj: Any,
+    def is_pod_worth_requeuing(self, p_info: QueuedPodInfo, event: ClusterEvent, old_obj: Any,
                                new_obj: Any) -> QueueingStrategy:
         """Ask the hint functions of the plugins that rejected the pod whether ``event`` may help.
 
         Queue from a Pending plugin means queueImmediately; from an Unschedulable
         plugin, queueAfterBackoff; Skip from all means stay where it is.
         """
-        rejector_plugins = pinfo.unschedulable_plugins | pinfo.pending_plugins
-        if not rejector_plugins:
+        rejector_plugins = p_info.unschedulable_plugins | p_info.pending_plugins
+        if len(rejector_plugins) == 0:
             return QUEUE_AFTER_BACKOFF  # no plugin rejected it: worth a retry
+
         if event.is_wildcard():
             # A wildcard event is someone forcing every pod to move.
             return QUEUE_AFTER_BACKOFF
-        hint_map = self.queueing_hint_map.get(pinfo.pod.spec.scheduler_name)
+
+        hint_map = self.queueing_hint_map.get(p_info.pod.spec.scheduler_name)
         if hint_map is None:
             return QUEUE_AFTER_BACKOFF  # upstream logs: no QueueingHintMap for this profile
 
-        pod = pinfo.pod
-        strategy = QUEUE_SKIP
+        pod = p_info.pod
+        queue_strategy = QUEUE_SKIP
+        # upstream: ranges over a Go map (random order); the answer does not depend on the order.
         for event_to_match, hint_fns in hint_map.items():
             if not event_to_match.match(event):
                 continue
+
             for hint_fn in hint_fns:
                 if hint_fn.plugin_name not in rejector_plugins:
-                    continue
+                    continue  # not the hint of a plugin that rejected the pod
+
                 try:
                     hint = hint_fn.queueing_hint_fn(pod, old_obj, new_obj)
-                except Exception:  # upstream: an error counts as Queue so the pod is not stuck
+                except Exception:
+                    # upstream: the hint function returns an error; it counts as Queue, so that
+                    # the pod is not stuck in unschedulablePods.
                     hint = QueueingHint.Queue
                 if hint == QueueingHint.QueueSkip:
                     continue
-                if hint_fn.plugin_name in pinfo.pending_plugins:
-                    return QUEUE_IMMEDIATELY  # the strongest answer: stop here
-                if not pinfo.pending_plugins:
-                    return QUEUE_AFTER_BACKOFF  # nothing left that could answer queueImmediately
-                strategy = QUEUE_AFTER_BACKOFF
-        return strategy
+
+                if hint_fn.plugin_name in p_info.pending_plugins:
+                    return QUEUE_IMMEDIATELY  # Queue from a Pending plugin: the strongest answer
+
+                # Queue from an Unschedulable plugin means queueAfterBackoff.
+                if len(p_info.pending_plugins) == 0:
+                    return QUEUE_AFTER_BACKOFF  # no Pending plugin could answer queueImmediately
+
+                queue_strategy = QUEUE_AFTER_BACKOFF  # a Pending plugin may still answer Queue
+        return queue_strategy
 
     # --- PreEnqueue and activeQ ---------------------------------------------------------------
 
@@ -511,19 +524,22 @@ class PriorityQueue(Nominator):
                 reasons=tuple(s.get_reasons()) if s is not None else ()))
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).addToActiveQ", 560, 576)
-    def add_to_active_q(self, pinfo: QueuedPodInfo, event: str = "") -> bool:
+    def add_to_active_q(self, p_info: QueuedPodInfo, event: str = "") -> bool:
         """Put the pod in activeQ, or in unschedulablePods as gated if a PreEnqueue plugin refuses it.
 
         ``event`` only labels the trace.
         """
-        pinfo.gated = not self.run_pre_enqueue_plugins(pinfo)
-        if pinfo.gated:
-            self.unschedulable_pods.add_or_update(pinfo)
-            self._record(pinfo.pod, "gated", UNSCHEDULABLE_PODS, event)
+        p_info.gated = not self.run_pre_enqueue_plugins(p_info)
+        if p_info.gated:
+            # A pod that does not pass the PreEnqueue plugins waits in unschedulablePods.
+            self.unschedulable_pods.add_or_update(p_info)
+            self._record(p_info.pod, "gated", UNSCHEDULABLE_PODS, event)
             return False
-        if pinfo.initial_attempt_timestamp is None:
-            pinfo.initial_attempt_timestamp = self.clock.now
-        self.active_q.add(pinfo)
+        if p_info.initial_attempt_timestamp is None:
+            p_info.initial_attempt_timestamp = self.clock.now
+        # upstream: activeQ.Add also returns an error (logged, and returned with False), which
+        # it gives only for an object its key function cannot read; this heap's add cannot fail.
+        self.active_q.add(p_info)
         return True
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Add", 580, 603)
@@ -633,7 +649,7 @@ class PriorityQueue(Nominator):
                                                 pod_scheduling_cycle: int) -> Optional[QueueError]:
         """The v1.30 default path: backoffQ if a move request came meanwhile, else unschedulablePods."""
         pod = pinfo.pod
-        self._stamp(pinfo)  # the pod is re-added: refresh its timestamp
+        self._set_timestamp_now(pinfo)  # the pod is re-added: refresh its timestamp
         # With hints off, Pending plugins count as unschedulable ones.
         rejector_plugins = pinfo.unschedulable_plugins | pinfo.pending_plugins
         if self.move_request_cycle >= pod_scheduling_cycle or not rejector_plugins:
@@ -648,51 +664,78 @@ class PriorityQueue(Nominator):
         return None
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).AddUnschedulableIfNotPresent", 780, 827)
-    def add_unschedulable_if_not_present(self, pinfo: QueuedPodInfo,
+    def add_unschedulable_if_not_present(self, p_info: QueuedPodInfo,
                                          pod_scheduling_cycle: int) -> Optional[QueueError]:
         """Put a pod that failed its attempt back: unschedulablePods, backoffQ or activeQ."""
-        pod = pinfo.pod
+        # upstream: the queue's lock is held throughout.
+        # In any case this pod goes back to the queue, and Done must be called for it
+        # (upstream: a deferred p.done; here the finally clause).
         try:
+            pod = p_info.pod
             if self.unschedulable_pods.get(pod) is not None:
                 return QueueError(f"Pod {pod.key} is already present in unschedulable queue")
-            if self.active_q.has(pinfo):
+
+            if self.active_q.has(p_info):
                 return QueueError(f"Pod {pod.key} is already present in the active queue")
-            if self.pod_backoff_q.has(pinfo):
+            if self.pod_backoff_q.has(p_info):
                 return QueueError(f"Pod {pod.key} is already present in the backoff queue")
 
             if not self.is_scheduling_queue_hint_enabled:
-                return self.add_unschedulable_without_queueing_hint(pinfo, pod_scheduling_cycle)
+                # The old behaviour, which does not depend on queueing hints.
+                return self.add_unschedulable_without_queueing_hint(p_info, pod_scheduling_cycle)
 
-            self._stamp(pinfo)
-            hint = self.determine_scheduling_hint_for_in_flight_pod(pinfo)
-            queue = self.requeue_pod_via_queueing_hint(pinfo, hint, SCHEDULE_ATTEMPT_FAILURE)
-            self._record(pod, "requeue", queue, SCHEDULE_ATTEMPT_FAILURE, pinfo)
-            self.add_nominated_pod(pinfo.pod_info, None)
+            # Refresh the timestamp since the pod is re-added.
+            self._set_timestamp_now(p_info)
+
+            # upstream: the UnschedulableReason metric of each rejector plugin goes up here.
+
+            # May any event that came while the pod was scheduled change its scheduling result?
+            scheduling_hint = self.determine_scheduling_hint_for_in_flight_pod(p_info)
+
+            queue = self.requeue_pod_via_queueing_hint(p_info, scheduling_hint, SCHEDULE_ATTEMPT_FAILURE)
+            self._record(pod, "requeue", queue, SCHEDULE_ATTEMPT_FAILURE, p_info)
+            # upstream: a pod that reached activeQ wakes a Pop blocked on an empty activeQ
+            # (p.cond.Broadcast); pop never blocks here.
+
+            self.add_nominated_pod(p_info.pod_info, None)
             return None
         finally:
-            # In any case the attempt is over.
-            self._done(pod.uid)
+            self._done(p_info.pod.uid)
 
     # --- the flushes ---------------------------------------------------------------------
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).flushBackoffQCompleted", 830, 859)
     def flush_backoff_q_completed(self) -> None:
         """Move every pod whose backoff has ended from backoffQ to activeQ."""
+        # upstream: the queue's lock is held throughout.
         while True:
-            pinfo = self.pod_backoff_q.peek()
-            if pinfo is None or self.is_pod_backingoff(pinfo):
+            p_info = self.pod_backoff_q.peek()
+            if p_info is None:
                 break
+            pod = p_info.pod
+            if self.is_pod_backingoff(p_info):
+                break
+            # upstream: an error from Pop is logged and ends the loop; this heap's pop cannot fail
+            # on the pod just peeked.
             self.pod_backoff_q.pop()
-            if self.add_to_active_q(pinfo, BACKOFF_COMPLETE):
-                self._record(pinfo.pod, "flush", ACTIVE_Q, BACKOFF_COMPLETE)
+            if self.add_to_active_q(p_info, BACKOFF_COMPLETE):
+                self._record(pod, "flush", ACTIVE_Q, BACKOFF_COMPLETE)
+        # upstream: when a pod reached activeQ, p.cond.Broadcast wakes a Pop blocked on an
+        # empty activeQ; pop never blocks here.
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).flushUnschedulablePodsLeftover", 863, 879)
     def flush_unschedulable_pods_leftover(self) -> None:
         """Move pods that waited in unschedulablePods longer than the maximum to backoffQ or activeQ."""
-        now = self.clock.now
-        pods_to_move = [pinfo for pinfo in self.unschedulable_pods.pod_info_map.values()
-                        if now - pinfo.timestamp > self.pod_max_in_unschedulable_pods_duration]
-        if pods_to_move:
+        # upstream: the queue's lock is held throughout.
+        pods_to_move: list[QueuedPodInfo] = []
+        current_time = self.clock.now
+        # upstream: ranges over a Go map (random order); here the order pods entered unschedulablePods.
+        for p_info in self.unschedulable_pods.pod_info_map.values():
+            last_schedule_time = p_info.timestamp
+            if current_time - last_schedule_time > self.pod_max_in_unschedulable_pods_duration:
+                pods_to_move.append(p_info)
+
+        if len(pods_to_move) > 0:
             self.move_pods_to_active_or_backoff_queue(pods_to_move, UNSCHEDULABLE_TIMEOUT, None, None)
 
     # --- Pop and Done --------------------------------------------------------------------
@@ -704,20 +747,25 @@ class PriorityQueue(Nominator):
         Counts the attempt, advances the scheduling cycle and clears the plugins
         that rejected the pod last time.
         """
-        # upstream: Pop waits on a condition variable until activeQ has a pod or the queue is closed.
+        # upstream: the queue's lock is held throughout, and while activeQ is empty Pop waits
+        # (p.cond.Wait) until a pod is added, or returns nil once the queue is closed. On the
+        # virtual clock nothing can arrive while it waits: it returns None at once.
         if len(self.active_q) == 0:
             return None
-        pinfo = self.active_q.pop()
-        self._stamps.pop(pod_info_key_func(pinfo), None)
-        pinfo.attempts += 1
+        p_info = self.active_q.pop()
+        p_info.attempts += 1
         self.scheduling_cycle += 1
+        # In flight, no concurrent events yet.
         if self.is_scheduling_queue_hint_enabled:
-            # In flight, no concurrent events yet.
-            self.in_flight_pods[pinfo.pod.uid] = self.in_flight_events.push_back(pinfo.pod)
-        pinfo.unschedulable_plugins.clear()
-        pinfo.pending_plugins.clear()
-        self._record(pinfo.pod, "pop", IN_FLIGHT)
-        return pinfo
+            self.in_flight_pods[p_info.pod.uid] = self.in_flight_events.push_back(p_info.pod)
+
+        # Reset the plugins that rejected the pod, for the next attempt.
+        # upstream: the UnschedulableReason metric of each of them goes down first.
+        p_info.unschedulable_plugins.clear()
+        p_info.pending_plugins.clear()
+
+        self._record(p_info.pod, "pop", IN_FLIGHT)
+        return p_info
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).Done", 921, 926)
     def done(self, uid: str) -> None:
@@ -826,7 +874,7 @@ class PriorityQueue(Nominator):
         for pinfo in self.unschedulable_pods.pod_info_map.values():
             if pre_check is None or pre_check(pinfo.pod):
                 unschedulable.append(pinfo)
-            elif self.recorder.enabled:
+            else:
                 self._record_skip(pinfo, event, SKIP_PRE_CHECK)
         self.move_pods_to_active_or_backoff_queue(unschedulable, event, old_obj, new_obj)
 
@@ -851,26 +899,32 @@ class PriorityQueue(Nominator):
     def move_pods_to_active_or_backoff_queue(self, pod_info_list: list[QueuedPodInfo], event: ClusterEvent,
                                              old_obj: Any, new_obj: Any) -> None:
         if not self.is_event_of_interest(event):
-            return
-        for pinfo in pod_info_list:
+            return  # no plugin is interested in this event
+
+        for p_info in pod_info_list:
             # A pod gated by SchedulingGates only wakes up through its own update; skip it early
             # (upstream's fix for kubernetes#124384). Other PreEnqueue plugins may react to events.
-            if pinfo.gated and SCHEDULING_GATES in pinfo.unschedulable_plugins:
+            if p_info.gated and SCHEDULING_GATES in p_info.unschedulable_plugins:
                 continue
-            hint = self.is_pod_worth_requeuing(pinfo, event, old_obj, new_obj)
-            if hint == QUEUE_SKIP:
-                if self.recorder.enabled:
-                    self._record_skip(pinfo, event, SKIP_QUEUEING_HINT)
+
+            scheduling_hint = self.is_pod_worth_requeuing(p_info, event, old_obj, new_obj)
+            if scheduling_hint == QUEUE_SKIP:
+                # The event does not make the pod schedulable.
+                self._record_skip(p_info, event, SKIP_QUEUEING_HINT)
                 continue
-            self.unschedulable_pods.delete(pinfo.pod, pinfo.gated)
-            queue = self.requeue_pod_via_queueing_hint(pinfo, hint, event.label)
-            self._record(pinfo.pod, "move", queue, event.label, pinfo)
+
+            self.unschedulable_pods.delete(p_info.pod, p_info.gated)
+            queue = self.requeue_pod_via_queueing_hint(p_info, scheduling_hint, event.label)
+            self._record(p_info.pod, "move", queue, event.label, p_info)
 
         self.move_request_cycle = self.scheduling_cycle
 
-        if self.is_scheduling_queue_hint_enabled and self.in_flight_pods:
+        if self.is_scheduling_queue_hint_enabled and len(self.in_flight_pods) != 0:
             # Pods in flight may come back through AddUnschedulableIfNotPresent: keep the event for them.
             self.in_flight_events.push_back(ClusterEventRecord(event, old_obj, new_obj))
+
+        # upstream: when a pod reached activeQ, p.cond.Broadcast wakes a Pop blocked on an
+        # empty activeQ; pop never blocks here.
 
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).getUnschedulablePodsWithMatchingAffinityTerm", 1235, 1249)
     def get_unschedulable_pods_with_matching_affinity_term(self, pod: Pod) -> list[QueuedPodInfo]:
@@ -937,7 +991,7 @@ class PriorityQueue(Nominator):
     @ports("pkg/scheduler/internal/queue/scheduling_queue.go", "(*PriorityQueue).newQueuedPodInfo", 1336, 1347)
     def new_queued_pod_info(self, pod: Pod, *plugins: str) -> QueuedPodInfo:
         pinfo = QueuedPodInfo(PodInfo.of(pod), unschedulable_plugins=set(plugins))
-        self._stamp(pinfo)
+        self._set_timestamp_now(pinfo)
         return pinfo
 
 

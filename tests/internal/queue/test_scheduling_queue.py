@@ -1339,6 +1339,24 @@ def test_start_flushes_backoff_q_every_second_and_unschedulable_pods_every_30s()
     q.close()
 
 
+def test_ties_pop_in_the_order_timestamps_were_last_taken():
+    """Pods the less function ties (same priority, same virtual instant) pop in the order their
+    timestamps were taken, and a pod put back after its attempt counts from its new timestamp."""
+    clock = VirtualClock()
+    q = new_test_queue(clock=clock)
+    a, b, c = (make_pod().name(n).namespace("ns").uid(n).obj() for n in "abc")
+    q.add(a)
+    q.add(b)
+    popped = q.pop()
+    assert popped.pod is a
+    assert q.add_unschedulable_if_not_present(popped, q.scheduling_cycle) is None  # no plugin: backoffQ
+    q.add(c)
+    step(clock, 1.0)
+    q.flush_backoff_q_completed()  # a's backoff (1 s from t=0) is over: activeQ after b and c
+    assert [q.pop().pod.name for _ in range(3)] == ["b", "a", "c"]
+    assert q.pop() is None
+
+
 def test_recorder_traces_every_move():
     """Each move is one QueueEvent with the clock time, the pod, the action, the queue and the event."""
     rec = Recorder()

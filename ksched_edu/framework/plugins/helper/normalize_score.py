@@ -34,10 +34,13 @@ def default_normalize_score(max_priority: int, reverse: bool, scores: list[NodeS
         return None
 
     for s in scores:
+        score = s.score
+
         # upstream: int64 arithmetic; a negative score divides toward zero, and a
         # product past MaxInt64 wraps.
-        score = goint.div(goint.wrap64(max_priority * s.score), max_count)
+        score = goint.div(goint.wrap64(max_priority * score), max_count)
         if reverse:
             score = max_priority - score
+
         s.score = score
     return None

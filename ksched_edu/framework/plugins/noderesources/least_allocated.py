@@ -28,7 +28,10 @@ def least_resource_scorer(resources: list[Any]) -> ResourceScorerFn:
         for req, alloc, weight in zip(requested, allocatable, weights):
             if alloc == 0:
                 continue
-            node_score += least_requested_score(req, alloc) * weight
+            if 0 <= req <= alloc <= _NO_OVERFLOW_CAPACITY:  # least_requested_score's common case, inline
+                node_score += (alloc - req) * MAX_NODE_SCORE // alloc * weight
+            else:
+                node_score += least_requested_score(req, alloc) * weight
             weight_sum += weight
         if weight_sum == 0:
             return 0

@@ -1,7 +1,7 @@
 """Mirrors TestNodeUnschedulable in nodeunschedulable/node_unschedulable_test.go (v1.30)."""
 import pytest
 
-from ksched_edu.api.types import Toleration
+from ksched_edu.api.types import Taint, Toleration
 from ksched_edu.framework.cycle_state import CycleState
 from ksched_edu.framework.interface import Code
 from ksched_edu.framework.plugins.nodeunschedulable.node_unschedulable import (
@@ -40,3 +40,25 @@ def test_name_and_events():
     pod = make_pod().obj()
     assert ev.queueing_hint_fn(pod, None, make_node().obj()) == QueueingHint.Queue
     assert ev.queueing_hint_fn(pod, None, make_node().unschedulable().obj()) == QueueingHint.QueueSkip
+
+
+# After TestIsSchedulableAfterNodeChange (node_unschedulable_test.go, v1.30): objects that are
+# not nodes answer Queue (upstream also returns the error), a cordoned node answers QueueSkip.
+HINT_CASES = [
+    ("backoff-wrong-new-object", "not-a-node", "not-a-node", QueueingHint.Queue),
+    ("backoff-wrong-old-object", "not-a-node", make_node().obj(), QueueingHint.Queue),
+    ("backoff-wrong-old-object-new-node-cordoned", "not-a-node", make_node().unschedulable().obj(),
+     QueueingHint.Queue),
+    ("skip-queue-on-unschedulable-node-added", None, make_node().unschedulable().obj(), QueueingHint.QueueSkip),
+    ("queue-on-schedulable-node-added", None, make_node().unschedulable(False).obj(), QueueingHint.Queue),
+    ("skip-unrelated-change", make_node().unschedulable().obj(),
+     make_node().unschedulable().taints([Taint(key="k", value="v", effect="NoExecute")]).obj(), QueueingHint.QueueSkip),
+    ("queue-on-unschedulable-field-change", make_node().unschedulable().obj(), make_node().unschedulable(False).obj(),
+     QueueingHint.Queue),
+]
+
+
+@pytest.mark.parametrize("old_obj,new_obj,want", [c[1:] for c in HINT_CASES], ids=[c[0] for c in HINT_CASES])
+def test_is_schedulable_after_node_change(old_obj, new_obj, want):
+    pod = make_pod().obj()
+    assert new(None, None).is_schedulable_after_node_change(pod, old_obj, new_obj) == want

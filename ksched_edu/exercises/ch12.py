@@ -1,0 +1,123 @@
+"""Checks for chapter 11 (storage: a claim through the scheduler).
+
+``check_volume_reasons`` compares a prediction of VolumeBinding's Filter
+verdict on each node (the binder's reasons, or none) for the pod ``report`` of
+``data/clusters/ch11-quiz-volumes.yaml`` with the Filter events of its first
+scheduling cycle. ``check_csi_placements`` compares a prediction of where
+each pending pod of ``data/clusters/ch11-quiz-limits.yaml`` ends (a node, or
+None when it stays pending) with the placements of a run. Both read what the
+simulation recorded; neither recomputes a verdict.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
+
+QUIZ_VOLUMES = "data/clusters/ch11-quiz-volumes.yaml"
+QUIZ_LIMITS = "data/clusters/ch11-quiz-limits.yaml"
+REPORT = "default/report"
+# Every claim of the limits quiz is bound already: a run settles well within this virtual time.
+RUN_UNTIL = 60.0
+
+# The binder's reasons (binder.go ConflictReason), as a learner may quote them.
+BIND_CONFLICT = "node(s) didn't find available persistent volumes to bind"
+NODE_CONFLICT = "node(s) had volume node affinity conflict"
+NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
+PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
+KNOWN_REASONS = (NODE_CONFLICT, BIND_CONFLICT, NOT_ENOUGH_SPACE, PV_NOT_EXIST)
+
+REASONS_HINT = ("for each node, list the reasons VolumeBinding's Filter gives ([] when it passes): bound claims' "
+                "volumes must admit the node (node affinity); each WaitForFirstConsumer claim needs a matching "
+                "static volume reachable from the node, or a class whose provisioner and allowedTopologies admit it")
+
+
+def _report_filter() -> dict[str, list[str]]:
+    """VolumeBinding's Filter reasons per node in ``report``'s first cycle, read off the trace."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import Recorder
+
+    rec = Recorder()
+    sim = Simulation(load_cluster(project_path(QUIZ_VOLUMES)), default_config(), seed=0, recorder=rec)
+    sim.scheduler.schedule_one()
+    return {e.node: list(e.reasons) for e in rec.plugin_events(cycle=1, point="Filter")
+            if e.plugin == "VolumeBinding" and e.pod == REPORT and not e.dry_run}
+
+
+def check_volume_reasons(predicted: Any) -> bool:
+    """Does ``predicted`` (node -> list of reasons) match VolumeBinding's Filter verdicts for ``report``?"""
+    if is_unanswered(predicted):
+        return failed("no prediction yet.", hint="set predicted = {'n1': [...], 'n2': [...], 'n3': [...], 'n4': [...]}.")
+    if not isinstance(predicted, dict):
+        return failed(f"predicted is a {type(predicted).__name__}, not a dict.",
+                      hint="map each node name ('n1' ... 'n4') to a list of reason strings.")
+    actual = _report_filter()
+    missing = sorted(set(actual) - set(predicted))
+    if missing:
+        return failed(f"no prediction for {', '.join(missing)}.", hint="predict all four nodes, n1 to n4.")
+    extra = sorted(set(predicted) - set(actual))
+    if extra:
+        return failed(f"{', '.join(map(str, extra))} is not a node of this cluster.", hint="the nodes are n1 to n4.")
+    for node in sorted(actual):
+        said = predicted[node]
+        if isinstance(said, str) or not isinstance(said, (list, tuple)):
+            return failed(f"the prediction for {node} is {said!r}, not a list.",
+                          hint="write a list of reasons, e.g. [] or [\"node(s) had volume node affinity conflict\"].")
+        unknown = [r for r in said if r not in KNOWN_REASONS]
+        if unknown:
+            return failed(f"{unknown[0]!r} (for {node}) is not one of the binder's reasons.",
+                          hint="copy the reasons exactly from section 1: " + "; ".join(KNOWN_REASONS[:2]) + ".")
+    wrong = [node for node in sorted(actual) if sorted(predicted[node]) != sorted(actual[node])]
+    if wrong:
+        node = wrong[0]
+        if not actual[node]:
+            told = f"VolumeBinding lets {node} through"
+        else:
+            told = f"VolumeBinding gives {node} other reasons than {sorted(predicted[node])}"
+        return failed(f"{len(wrong)} node(s) predicted wrong; for one: {told}.", hint=REASONS_HINT)
+    feasible = [n for n in sorted(actual) if not actual[n]]
+    return passed(f"all four verdicts right: VolumeBinding lets {' and '.join(feasible)} through.")
+
+
+LIMITS_HINT = ("NodeVolumeLimits counts the distinct CSI volumes already on the node plus the pod's new ones "
+               "(a volume the node already has is not counted twice) against the CSINode's allocatable count; "
+               "pods are scheduled in order a, b, c, d, e, and a refused pod stays pending (None)")
+
+
+def _limits_placements() -> dict[str, Optional[str]]:
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+
+    sim = Simulation(load_cluster(project_path(QUIZ_LIMITS)), default_config(), seed=0)
+    sim.run(until=RUN_UNTIL)
+    return {p.pod: p.node for p in sim.placements()}
+
+
+def check_csi_placements(predicted: Any) -> bool:
+    """Does ``predicted`` (pod -> node or None) match where the limits quiz's pods end?"""
+    if is_unanswered(predicted):
+        return failed("no prediction yet.", hint="set predicted = {'default/a': 'n1' or 'n2' or None, ...}.")
+    if not isinstance(predicted, dict):
+        return failed(f"predicted is a {type(predicted).__name__}, not a dict.",
+                      hint="map each pod ('default/a' ... 'default/e') to a node name or None.")
+    actual = _limits_placements()
+    missing = sorted(set(actual) - set(predicted))
+    if missing:
+        return failed(f"no prediction for {', '.join(missing)}.",
+                      hint="predict all five pending pods, keyed 'default/a' ... 'default/e'.")
+    extra = sorted(set(predicted) - set(actual))
+    if extra:
+        return failed(f"{', '.join(map(str, extra))} is not a pending pod of this cluster.",
+                      hint="the pending pods are default/a ... default/e (old is already running).")
+    bad = [p for p in sorted(actual) if predicted[p] not in ("n1", "n2", None)]
+    if bad:
+        return failed(f"{predicted[bad[0]]!r} (for {bad[0]}) is neither a node nor None.",
+                      hint="answer 'n1', 'n2' or None (the pod stays pending).")
+    wrong = [p for p in sorted(actual) if predicted[p] != actual[p]]
+    if wrong:
+        return failed(f"{len(wrong)} of 5 pods predicted wrong (e.g. {wrong[0]}).", hint=LIMITS_HINT)
+    pending = [p for p in sorted(actual) if actual[p] is None]
+    return passed(f"all five right: {', '.join(pending)} stay pending; the others bind.")

@@ -73,28 +73,37 @@ def schedule_command(args: argparse.Namespace) -> int:
 
 @plumbing("command-line interface")
 def format_report(pod_key: str, report: dict[str, Any], node_names: list[str]) -> str:
+    """Two tables: each node's Filter verdict and reasons, then each Score plugin's weighted
+    score on every node that passed (a column per node, so the lines stay short)."""
     lines = [f"Pod {pod_key}"]
     for plugin, st in report["preFilter"].items():
         if st["code"] != "Skip":
             lines.append(f"  PreFilter {plugin}: {st['code']} {'; '.join(st['reasons'])}")
-    score_plugins = sorted({p for s in report["scores"].values() for p in s["plugins"]})
-    header = ["NODE", "FILTER", "REASONS"] + score_plugins + ["TOTAL"]
-    rows = [header]
+    rows = [["NODE", "FILTER", "REASONS"]]
     for name in node_names:
         f = report["filter"].get(name)
-        verdict = f["status"] if f else "-"
         reasons = "; ".join(r for p in (f["plugins"].values() if f else []) for r in p["reasons"])
-        s = report["scores"].get(name)
-        cells = [str(s["plugins"].get(p, "")) for p in score_plugins] + [str(s["total"])] if s else \
-            [""] * (len(score_plugins) + 1)
-        rows.append([name + (" *" if name in report["best"] else ""), verdict, reasons or "-"] + cells)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    lines += ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+        rows.append([name + (" *" if name in report["best"] else ""), f["status"] if f else "-", reasons or "-"])
+    lines += _table(rows, right_aligned_from=len(rows[0]))
+    scored = [name for name in node_names if name in report["scores"]]
+    if scored:
+        plugins = sorted({p for name in scored for p in report["scores"][name]["plugins"]})
+        rows = [["SCORE (weighted)"] + scored]
+        rows += [[p] + [str(report["scores"][name]["plugins"].get(p, "")) for name in scored] for p in plugins]
+        rows.append(["TOTAL"] + [str(report["scores"][name]["total"]) for name in scored])
+        lines += [""] + _table(rows, right_aligned_from=1)
     if report.get("fitError"):
         lines.append(f"Unschedulable: {report['fitError']}")
     elif report["best"]:
         lines.append(f"Best: {', '.join(report['best'])}  (* marks the top score; ties are broken at random)")
     return "\n".join(lines)
+
+
+def _table(rows: list[list[str]], right_aligned_from: int) -> list[str]:
+    """Rows as aligned text lines, two spaces in; columns from ``right_aligned_from`` on right-aligned."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  " + "  ".join(c.rjust(w) if i >= right_aligned_from else c.ljust(w)
+                             for i, (c, w) in enumerate(zip(r, widths))).rstrip() for r in rows]
 
 
 # --- simulate -------------------------------------------------------------------------------

@@ -244,3 +244,19 @@ def test_a_closed_pipe_ends_quietly(tmp_path):
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 141
     assert err == ""
+
+
+def test_schedule_prints_verdicts_then_scores_in_short_lines(capsys):
+    """The Filter table, then one row per Score plugin with a column per node that passed."""
+    assert main(["schedule", "--cluster", str(ROOT / "data/clusters/three-nodes.yaml")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert lines[1].split() == ["NODE", "FILTER", "REASONS"]
+    assert [line.split()[:2] for line in lines[2:5]] == [["n1", "Success"], ["n2", "UnschedulableAndUnresolvable"],
+                                                          ["n3", "*"]]
+    scores = lines[lines.index("") + 1:]
+    assert scores[0].split() == ["SCORE", "(weighted)", "n1", "n3"]
+    rows = {line.split()[0]: [int(v) for v in line.split()[1:]] for line in scores[1:-1]}
+    assert rows["TOTAL"] == [sum(v[0] for k, v in rows.items() if k != "TOTAL"),
+                             sum(v[1] for k, v in rows.items() if k != "TOTAL")]
+    assert scores[-1].startswith("Best: n3")

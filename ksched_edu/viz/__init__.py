@@ -11,5 +11,6 @@ from .diagram import draw_framework_diagram
 from .scores import plot_scores
 from .timeline import plot_timeline
 from .usage import plot_node_usage
+from . import machine  # SVG pictures of the scheduler itself: pod_path, queue_moves, extension_points, cycles_timeline
 
 __all__ = ["plot_backoff_curve", "plot_scores", "plot_timeline", "draw_framework_diagram", "plot_node_usage"]

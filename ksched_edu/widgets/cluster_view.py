@@ -80,8 +80,10 @@ class ClusterView(widgets.VBox):
         self.header.add_class("ksched-header")
         self.table = widgets.HTML()
         self.table.add_class("ksched-cluster")
+        # Its own width, at the left (a VBox would stretch it across the output).
         self.refresh_button = widgets.Button(description="⟳ Refresh", tooltip="Read the scheduler cache again",
-                                             layout=widgets.Layout(width="auto"))
+                                             layout=widgets.Layout(width="auto", flex="0 0 auto",
+                                                                   align_self="flex-start"))
         self.refresh_button.on_click(lambda _: self.refresh())
         super().__init__(children=[self.style_html, self.header, self.refresh_button, self.table])
         self.add_class("ksched-cluster-view")

@@ -27,11 +27,17 @@ What it shows and where upstream does it (kubernetes pkg/scheduler, v1.30):
 
 The chosen node's row carries ``ksched-winner`` in every node table. The widget
 only reads recorded events; it never re-runs a plugin.
+
+This module also holds what every stepping widget of the package shares:
+``at_class`` (the CSS class naming the step a widget stands at), the
+``StepView`` mix-in that keeps that class in sync, and ``control_row`` (a row
+of buttons that wraps rather than squeezing its labels).
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 import ipywidgets as widgets
 
@@ -465,24 +471,105 @@ def render_header(record: CycleRecord, cycle_count: int) -> str:
             f"profile {escape(sm.profile)} · t={sm.time:g}s · {end}</div>")
 
 
+# --- what every stepping widget shares ------------------------------------------------------
+
+AT_PREFIX = "ksched-at-"
+_NOT_IN_A_CLASS = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def at_class(step: Any) -> str:
+    """The CSS class of a stepping widget standing at ``step``: ``ksched-at-`` and the step's label.
+
+    Every character of the label outside ``[A-Za-z0-9_-]`` becomes ``-``:
+    ``at_class("PreFilter") == "ksched-at-PreFilter"``, ``at_class(2) == "ksched-at-2"``,
+    ``at_class("gpu-1") == "ksched-at-gpu-1"``, ``at_class("a.b/c") == "ksched-at-a-b-c"``.
+    """
+    return AT_PREFIX + _NOT_IN_A_CLASS.sub("-", str(step))
+
+
+class StepView:
+    """Mix-in of the stepping widgets: the root element names the current step in a CSS class.
+
+    The widget carries exactly one class ``ksched-at-<label>`` (see :func:`at_class`), where
+    ``<label>`` is :attr:`step_label`; every move calls :meth:`_mark_step`, which swaps it.
+    ``.at(...)`` of each widget returns a new, independent widget of the same class over the
+    same recorded data, standing at the step given: displaying it in another cell and stepping
+    either one never moves the other (one ipywidgets object shown twice moves both views).
+    """
+
+    @property
+    def step_label(self) -> str:
+        """The current step's name, as the ``ksched-at-`` class names it (before mangling)."""
+        raise NotImplementedError
+
+    @property
+    def step_class(self) -> str:
+        """The CSS class ``ksched-at-<step>`` the root element carries now."""
+        return at_class(self.step_label)
+
+    def _mark_step(self) -> None:
+        """Swap the ``ksched-at-`` class for the current step's (call it on every move)."""
+        root: Any = self  # a widget: the class that mixes this in is an ipywidgets box
+        new = self.step_class
+        for old in [c for c in root._dom_classes if c.startswith(AT_PREFIX) and c != new]:
+            root.remove_class(old)
+        if new not in root._dom_classes:
+            root.add_class(new)
+
+
+def control_row(children: Iterable[widgets.Widget]) -> widgets.HBox:
+    """A row of controls that wraps onto a second line instead of squeezing them.
+
+    An HBox shrinks its children when the notebook is narrow (a button then reads "Ne…");
+    here every child keeps its own width (``flex: 0 0 auto``, buttons ``width: auto``) and
+    the row wraps (``flex-flow: row wrap``).
+    """
+    children = list(children)
+    for child in children:
+        child.layout.flex = "0 0 auto"
+        if isinstance(child, (widgets.Button, widgets.ToggleButton)):
+            child.layout.width = "auto"
+    return widgets.HBox(children, layout=widgets.Layout(flex_flow="row wrap", align_items="center"))
+
+
 # --- the widget -----------------------------------------------------------------------------
 
 
-class CycleStepper(widgets.VBox):
+class CycleStepper(StepView, widgets.VBox):
     """Step through one scheduling cycle's extension points; works in a notebook and in plain Python.
 
-    ``CycleStepper(recorder_or_simulation, cycle=None)`` shows the first cycle
-    unless told otherwise. ``.next()``, ``.prev()``, ``.reset()``,
-    ``.goto(point)`` move; ``.point`` names the current point;
+    ``CycleStepper(recorder_or_simulation, cycle=None, point="QueueSort")`` shows the first
+    cycle unless told otherwise, standing at ``point``. ``.next()``, ``.prev()``, ``.reset()``,
+    ``.goto(point)`` move this widget; ``.point`` names the current point;
     ``.table_rows()`` and ``.table_html`` are what the table shows.
+
+    ``.at(point, cycle=None)`` returns a new, independent CycleStepper over the same trace,
+    standing at ``point``: a cell that discusses PreFilter shows ``stepper.at("PreFilter")``,
+    and stepping it (or the original) moves nothing else. The root element carries the class
+    ``ksched-at-<point>`` (``ksched-at-PreFilter``, see :func:`at_class`), swapped on every move.
     """
 
-    def __init__(self, recorder: Any, cycle: Optional[int] = None, *, point: str = "QueueSort",
+    def __init__(self, recorder: Any, cycle: Optional[int] = None, *, point: Union[str, int] = "QueueSort",
                  interval_ms: int = 1200) -> None:
         self.recorder = recorder_of(recorder)
         self._cycles = index_cycles(self.recorder)
         self._record = pick_cycle(self._cycles, cycle)
         self._views: dict[str, PointView] = {}
+        self._build(self._point_index(point), interval_ms)
+
+    def at(self, point: Union[str, int, None] = None, *, cycle: Optional[int] = None) -> "CycleStepper":
+        """A new CycleStepper over the same trace, at ``point`` (by name or position; None: this one's point)
+        of ``cycle`` (None: this one's cycle). It moves independently of this one."""
+        index = self._index if point is None else self._point_index(point)
+        record = self._record if cycle is None else pick_cycle(self._cycles, cycle)
+        view = type(self).__new__(type(self))
+        view.recorder, view._cycles, view._record = self.recorder, self._cycles, record
+        view._views = dict(self._views) if record is self._record else {}
+        view._build(index, self.play.interval)
+        return view
+
+    def _build(self, index: int, interval_ms: int) -> None:
+        """The child widgets, standing at point ``index`` of the shown cycle."""
         self._index = 0
         self._syncing = False
 
@@ -493,17 +580,15 @@ class CycleStepper(widgets.VBox):
         self.strip.add_class("ksched-strip-widget")
         self.table = widgets.HTML()
         self.table.add_class("ksched-table")
-        auto = widgets.Layout(width="auto")
-        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first extension point",
-                                           layout=auto)
-        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous extension point", layout=auto)
-        self.next_button = widgets.Button(description="Next ▶", tooltip="Next extension point", layout=auto)
+        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first extension point")
+        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous extension point")
+        self.next_button = widgets.Button(description="Next ▶", tooltip="Next extension point")
         self.play = widgets.Play(value=0, min=0, max=len(CYCLE_POINTS) - 1, step=1, interval=interval_ms,
                                  repeat=False, description="Play", tooltip="Play through the extension points")
         self.point_dropdown = widgets.Dropdown(options=list(CYCLE_POINTS), value=CYCLE_POINTS[0],
                                                description="Jump to", layout=widgets.Layout(width="230px"))
         self.cycle_dropdown = widgets.Dropdown(description="Cycle", layout=widgets.Layout(width="330px"))
-        self.source_button = widgets.ToggleButton(value=False, description="Python ⇄ Go", layout=auto,
+        self.source_button = widgets.ToggleButton(value=False, description="Python ⇄ Go",
                                                   tooltip="Show the runtime function of this point, Python beside Go")
         self.source = widgets.VBox()
         self.source.add_class("ksched-stepper-source")
@@ -514,13 +599,13 @@ class CycleStepper(widgets.VBox):
         self.point_dropdown.observe(self._on_point_dropdown, names="value")
         self.cycle_dropdown.observe(self._on_cycle_dropdown, names="value")
         self.source_button.observe(lambda _: self._render_source(), names="value")
-        self.controls = widgets.HBox([self.reset_button, self.prev_button, self.play, self.next_button,
-                                      self.point_dropdown, self.cycle_dropdown, self.source_button])
+        self.controls = control_row([self.reset_button, self.prev_button, self.play, self.next_button,
+                                     self.point_dropdown, self.cycle_dropdown, self.source_button])
         super().__init__(children=[self.style_html, self.header, self.strip, self.controls, self.table,
                                    self.source])
         self.add_class("ksched-stepper")
         self._fill_cycle_dropdown()
-        self._index = self._point_index(point)
+        self._index = index
         self._render()
 
     # --- what a test or a notebook reads ------------------------------------------------
@@ -529,6 +614,11 @@ class CycleStepper(widgets.VBox):
     def point(self) -> str:
         """The current extension point's name."""
         return CYCLE_POINTS[self._index]
+
+    @property
+    def step_label(self) -> str:
+        """The current extension point's name: the root element's class is ``ksched-at-<point>``."""
+        return self.point
 
     @property
     def points(self) -> tuple[str, ...]:
@@ -610,9 +700,10 @@ class CycleStepper(widgets.VBox):
 
     @staticmethod
     def _point_index(point: Union[str, int]) -> int:
-        if isinstance(point, int):
+        if isinstance(point, int) and not isinstance(point, bool):
             if not 0 <= point < len(CYCLE_POINTS):
-                raise ValueError(f"point index {point} out of range 0..{len(CYCLE_POINTS) - 1}")
+                raise ValueError(f"point index {point} out of range 0..{len(CYCLE_POINTS) - 1} "
+                                 f"({', '.join(CYCLE_POINTS)})")
             return point
         if point not in CYCLE_POINTS:
             raise ValueError(f"unknown extension point {point!r}; one of {', '.join(CYCLE_POINTS)}")
@@ -630,6 +721,7 @@ class CycleStepper(widgets.VBox):
 
     def _render(self) -> None:
         views = {p: self._view(p) for p in CYCLE_POINTS}
+        self._mark_step()
         self.header.value = render_header(self._record, len(self._cycles))
         self.strip.value = render_strip(views, self.point)
         self.table.value = render_view(views[self.point], self._record.cycle)
@@ -678,6 +770,7 @@ class CycleStepper(widgets.VBox):
         return f"CycleStepper(cycle={self.cycle}, pod={self._record.summary.pod!r}, point={self.point!r})"
 
 
-def show_cycle(sim_or_recorder: Any, cycle: Optional[int] = None, point: str = "QueueSort") -> CycleStepper:
+def show_cycle(sim_or_recorder: Any, cycle: Optional[int] = None,
+               point: Union[str, int] = "QueueSort") -> CycleStepper:
     """A CycleStepper over a Simulation's (or a Recorder's) trace, ready to display."""
     return CycleStepper(sim_or_recorder, cycle, point=point)

@@ -34,6 +34,7 @@ from ..goint import MAX_INT32
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
 from ..viz.readers import CycleRecord, index_cycles, recorder_of
 from ._html import STYLE, Section, attrs, escape, note, render_section
+from .cycle_stepper import StepView, control_row
 
 # What each rule compares (pickOneNodeForPreemption's comments, in our words).
 RULE_HELP = {
@@ -226,40 +227,67 @@ def render_header(e: PreemptionEvent, record: Optional[CycleRecord]) -> str:
 # --- the widget -----------------------------------------------------------------------------
 
 
-class PreemptionExplorer(widgets.VBox):
+NO_CANDIDATE = "none"  # the step label of an attempt that found no candidate
+
+
+class PreemptionExplorer(StepView, widgets.VBox):
     """Step through one preemption attempt's candidates; works in a notebook and in plain Python.
 
-    ``PreemptionExplorer(recorder_or_simulation, cycle=None)`` shows the first
-    attempt that found candidates (or the given cycle's). ``.next()``,
-    ``.prev()``, ``.goto(node_or_index)`` move; ``.candidate`` is the candidate
-    shown; ``.rows()`` the candidates table, ``.criteria_rows()`` the rules table.
+    ``PreemptionExplorer(recorder_or_simulation, cycle=None, candidate=None)`` shows the first
+    attempt that found candidates (or the given cycle's), at its first candidate (or the one
+    named: a node name or a 0-based position). ``.next()``, ``.prev()``,
+    ``.goto(node_or_index)`` move this widget; ``.candidate`` is the candidate shown;
+    ``.rows()`` the candidates table, ``.criteria_rows()`` the rules table.
+
+    ``.at(node, cycle=None)`` returns a new, independent PreemptionExplorer over the same trace,
+    showing candidate ``node``: a cell that discusses n4 shows ``explorer.at("n4")``. The root
+    element carries the class ``ksched-at-<node>`` (``ksched-at-n4``, ``ksched-at-gpu-1``, see
+    :func:`at_class`; ``ksched-at-none`` for an attempt without candidates), swapped on every move.
     """
 
-    def __init__(self, recorder: Any, cycle: Optional[int] = None) -> None:
+    def __init__(self, recorder: Any, cycle: Optional[int] = None, *,
+                 candidate: Union[str, int, None] = None) -> None:
         self.recorder = recorder_of(recorder)
         self._events: list[PreemptionEvent] = []
         self._cycles: dict[int, CycleRecord] = {}
+        self._build()
+        self._read(cycle, candidate)
+
+    def at(self, candidate: Union[str, int, None] = None, *, cycle: Optional[int] = None) -> "PreemptionExplorer":
+        """A new PreemptionExplorer over the same trace, showing ``candidate`` (a node name or a 0-based
+        position; None: this one's candidate, or the first of another ``cycle``) of the attempt of
+        ``cycle`` (None: this one's attempt). It moves independently of this one."""
+        event_index = self._event_index if cycle is None else self._find(cycle)
+        if candidate is None:
+            index = self._index if event_index == self._event_index else 0
+        else:
+            index = self._candidate_index(self._events[event_index], candidate)
+        view = type(self).__new__(type(self))
+        view.recorder, view._events, view._cycles = self.recorder, self._events, self._cycles
+        view._build()
+        view._show(event_index, index)
+        return view
+
+    def _build(self) -> None:
+        """The child widgets (empty until an attempt is shown)."""
         self._event_index = 0
         self._index = 0
         self._syncing = False
-
         self.style_html = widgets.HTML(STYLE + EXTRA_STYLE)
         self.header = widgets.HTML()
         self.header.add_class("ksched-header")
         self.table = widgets.HTML()
         self.table.add_class("ksched-table")
-        auto = widgets.Layout(width="auto")
-        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous candidate", layout=auto)
-        self.next_button = widgets.Button(description="Next ▶", tooltip="Next candidate", layout=auto)
+        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous candidate")
+        self.next_button = widgets.Button(description="Next ▶", tooltip="Next candidate")
         self.position = widgets.HTML()
         self.event_dropdown = widgets.Dropdown(description="Attempt", layout=widgets.Layout(width="420px"))
         self.prev_button.on_click(lambda _: self.prev())
         self.next_button.on_click(lambda _: self.next())
         self.event_dropdown.observe(self._on_event_dropdown, names="value")
-        self.controls = widgets.HBox([self.prev_button, self.position, self.next_button, self.event_dropdown])
+        self.controls = control_row([self.prev_button, self.position, self.next_button, self.event_dropdown])
         super().__init__(children=[self.style_html, self.header, self.controls, self.table])
         self.add_class("ksched-preemption")
-        self._read(cycle)
 
     # --- what a test or a notebook reads ------------------------------------------------
 
@@ -286,6 +314,12 @@ class PreemptionExplorer(widgets.VBox):
         """The candidate shown; None when the attempt found none."""
         cands = self.event.candidates
         return cands[self._index] if cands else None
+
+    @property
+    def step_label(self) -> str:
+        """The node of the candidate shown ("none" without one): the root element's class is ``ksched-at-<node>``."""
+        c = self.candidate
+        return c.node if c is not None else NO_CANDIDATE
 
     @property
     def table_html(self) -> str:
@@ -323,15 +357,7 @@ class PreemptionExplorer(widgets.VBox):
 
     def goto(self, target: Union[str, int]) -> None:
         """Show a candidate by node name ("n3") or position (0-based)."""
-        nodes = [c.node for c in self.event.candidates]
-        if isinstance(target, str):
-            if target not in nodes:
-                raise ValueError(f"{target!r} is no candidate; the candidates are {', '.join(nodes) or 'none'}")
-            self._go(nodes.index(target))
-            return
-        if not 0 <= target < len(nodes):
-            raise ValueError(f"candidate index {target} out of range 0..{len(nodes) - 1}")
-        self._go(target)
+        self._go(self._candidate_index(self.event, target))
 
     def select_cycle(self, cycle: int) -> None:
         """Show the preemption attempt of another cycle, from its first candidate."""
@@ -345,17 +371,22 @@ class PreemptionExplorer(widgets.VBox):
 
     # --- internals --------------------------------------------------------------------
 
-    def _read(self, cycle: Optional[int]) -> None:
+    def _read(self, cycle: Optional[int], candidate: Union[str, int, None] = None) -> None:
         self._events = self.recorder.of(PreemptionEvent)
         if not self._events:
             raise ValueError("the trace holds no preemption attempt: build the Simulation with "
                              "recorder=Recorder() and run it until a pod that fits nowhere ran PostFilter")
         self._cycles = index_cycles(self.recorder)
         if cycle is None:
-            self._event_index = next((i for i, e in enumerate(self._events) if e.candidates), 0)
+            event_index = next((i for i, e in enumerate(self._events) if e.candidates), 0)
         else:
-            self._event_index = self._find(cycle)
-        self._index = 0
+            event_index = self._find(cycle)
+        index = 0 if candidate is None else self._candidate_index(self._events[event_index], candidate)
+        self._show(event_index, index)
+
+    def _show(self, event_index: int, index: int) -> None:
+        """Show candidate ``index`` of attempt ``event_index``, with the attempts in the dropdown."""
+        self._event_index, self._index = event_index, index
         self._syncing = True
         try:
             self.event_dropdown.options = [(event_label(e), i) for i, e in enumerate(self._events)]
@@ -364,6 +395,21 @@ class PreemptionExplorer(widgets.VBox):
             self._syncing = False
         self.event_dropdown.layout.display = "none" if len(self._events) < 2 else None
         self._render()
+
+    @staticmethod
+    def _candidate_index(e: PreemptionEvent, target: Union[str, int]) -> int:
+        """The position of candidate ``target`` (a node name or a 0-based position) of attempt ``e``."""
+        nodes = [c.node for c in e.candidates]
+        if isinstance(target, str):
+            if target not in nodes:
+                raise ValueError(f"{target!r} is no candidate; the candidates are {', '.join(nodes) or 'none'}")
+            return nodes.index(target)
+        if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < len(nodes):
+            if not nodes:
+                raise ValueError(f"no candidate {target!r}: cycle {e.cycle}'s attempt found no candidate")
+            raise ValueError(f"candidate index {target!r} out of range 0..{len(nodes) - 1} "
+                             f"({', '.join(nodes)})")
+        return target
 
     def _find(self, cycle: int) -> int:
         found = next((i for i, e in enumerate(self._events) if e.cycle == cycle), None)
@@ -378,6 +424,7 @@ class PreemptionExplorer(widgets.VBox):
 
     def _render(self) -> None:
         e = self.event
+        self._mark_step()
         self.header.value = render_header(e, self._cycles.get(e.cycle))
         n = len(e.candidates)
         c = self.candidate

@@ -27,6 +27,8 @@ What it shows and where upstream does it (kubernetes pkg/scheduler, v1.30):
 
 Step moves one event forward, Play runs through them, the time slider jumps
 to the state after everything that happened at or before that virtual time.
+``explorer.at(n)`` (or ``explorer.at(time=t)``) is a second, independent
+explorer over the same trace, standing after ``n`` moves (or at time ``t``).
 """
 from __future__ import annotations
 
@@ -37,6 +39,7 @@ import ipywidgets as widgets
 from ..trace import SKIP_PRE_CHECK, QueueEvent, QueueSkipEvent
 from ..viz.readers import QUEUES, QueueMove, QueueReplay, queue_moves, recorder_of
 from ._html import STYLE, attrs, escape
+from .cycle_stepper import StepView, control_row
 
 LANE_TITLES = {"activeQ": "activeQ", "backoffQ": "backoffQ", "unschedulable": "unschedulablePods",
                "inFlight": "in flight", "bound": "bound"}
@@ -48,25 +51,32 @@ EXTRA_STYLE = """<style>
 </style>"""
 
 
-class QueueExplorer(widgets.VBox):
+class QueueExplorer(StepView, widgets.VBox):
     """The queue's lanes at one moment of the trace, and the moves that led there.
 
-    ``.time`` is the virtual time shown, ``.queues()`` the pods in each lane,
-    ``.step()`` applies the next move, ``.goto_time(t)`` jumps, ``.reset()``
-    returns to the first moment (everything recorded at the first time stamp).
+    ``QueueExplorer(recorder_or_simulation, move=None, time=None)`` starts at the first moment
+    (everything recorded at the first time stamp), or after ``move`` moves, or at virtual
+    ``time``. ``.time`` is the virtual time shown, ``.cursor`` the number of moves applied,
+    ``.queues()`` the pods in each lane, ``.step()`` applies the next move, ``.goto_move(n)``
+    and ``.goto_time(t)`` jump, ``.reset()`` returns to the first moment.
     ``.backoff_until(pod)`` is when the backoff of a pod in backoffQ ends,
     ``.skips`` the moves cluster events did not make, ``.log_lines()`` the log.
+
+    ``.at(n)`` (or ``.at(time=t)``) returns a new, independent QueueExplorer over the same trace,
+    standing after ``n`` moves (or after every move at or before ``t``): a cell that discusses
+    t=2.5 s shows ``explorer.at(time=2.5)``. The root element carries the class
+    ``ksched-at-<n>``, ``n`` the moves applied (the header's "move n of N"; ``ksched-at-12``,
+    see :func:`at_class`), swapped on every move.
     """
 
-    def __init__(self, recorder: Any, *, interval_ms: int = 700) -> None:
+    def __init__(self, recorder: Any, *, move: Optional[int] = None, time: Optional[float] = None,
+                 interval_ms: int = 700) -> None:
         self.recorder = recorder_of(recorder)
         self.replay = QueueReplay(queue_moves(self.recorder))
         if not len(self.replay):
             raise ValueError("the trace holds no queue event: build the Simulation with recorder=Recorder() "
                              "and run it first")
         self._times = self.replay.times()
-        self._cursor = 0
-        self._syncing = False
         # Cluster events that left a waiting pod where it was, in trace order, and for each the
         # number of moves before it (a skip comes before the move at that index).
         self.skips: list[QueueSkipEvent] = self.recorder.of(QueueSkipEvent)
@@ -76,7 +86,22 @@ class QueueExplorer(widgets.VBox):
         for e in self.recorder.of(QueueEvent):
             if e.queue == "Backoff" and e.backoff_until is not None:
                 self._backoff_ends.setdefault(e.pod, []).append((e.time, e.backoff_until))
+        self._build(self._start(move, time), interval_ms)
 
+    def at(self, move: Optional[int] = None, *, time: Optional[float] = None) -> "QueueExplorer":
+        """A new QueueExplorer over the same trace, after ``move`` moves or at virtual ``time`` (neither:
+        where this one stands). It moves independently of this one."""
+        cursor = self._cursor if move is None and time is None else self._start(move, time)
+        view = type(self).__new__(type(self))
+        view.recorder, view.replay, view._times = self.recorder, self.replay, self._times
+        view.skips, view._skip_positions, view._backoff_ends = self.skips, self._skip_positions, self._backoff_ends
+        view._build(cursor, self.play.interval)
+        return view
+
+    def _build(self, cursor: int, interval_ms: int) -> None:
+        """The child widgets, standing after ``cursor`` moves."""
+        self._cursor = cursor
+        self._syncing = False
         self.style_html = widgets.HTML(STYLE + EXTRA_STYLE)
         self.header = widgets.HTML()
         self.header.add_class("ksched-header")
@@ -85,11 +110,9 @@ class QueueExplorer(widgets.VBox):
         self.move_html = widgets.HTML()
         self.move_html.add_class("ksched-move")
         self.log_html = widgets.HTML()
-        auto = widgets.Layout(width="auto")
-        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first moment", layout=auto)
-        self.step_button = widgets.Button(description="Step ▶", tooltip="Apply the next recorded move",
-                                          layout=auto)
-        self.play = widgets.Play(value=0, min=0, max=len(self.replay), step=1, interval=interval_ms,
+        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first moment")
+        self.step_button = widgets.Button(description="Step ▶", tooltip="Apply the next recorded move")
+        self.play = widgets.Play(value=cursor, min=0, max=len(self.replay), step=1, interval=interval_ms,
                                  repeat=False, description="Play", tooltip="Play the moves")
         self.time_slider = widgets.SelectionSlider(options=[(f"{t:g}s", t) for t in self._times],
                                                    value=self._times[0], description="time",
@@ -99,11 +122,28 @@ class QueueExplorer(widgets.VBox):
         self.step_button.on_click(lambda _: self.step())
         self.play.observe(self._on_play, names="value")
         self.time_slider.observe(self._on_slider, names="value")
-        self.controls = widgets.HBox([self.reset_button, self.step_button, self.play, self.time_slider])
+        self.controls = control_row([self.reset_button, self.step_button, self.play, self.time_slider])
         super().__init__(children=[self.style_html, self.header, self.controls, self.board, self.move_html,
                                    self.log_html])
         self.add_class("ksched-queue-explorer")
-        self.reset()
+        self._go(cursor)
+
+    def _start(self, move: Optional[int], time: Optional[float]) -> int:
+        """The number of moves applied when standing after ``move`` moves, or at ``time``, or (neither)
+        at the first moment."""
+        if move is not None and time is not None:
+            raise ValueError(f"give a move or a time, not both (move={move!r}, time={time!r})")
+        if move is not None:
+            if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= len(self.replay):
+                raise ValueError(f"no move {move!r}: the trace's moves are 0..{len(self.replay)} (the number of "
+                                 f"moves applied)")
+            return move
+        first, last = self._times[0], self._times[-1]
+        if time is None:
+            return self.replay.count_at(first)
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not first <= time <= last:
+            raise ValueError(f"no time {time!r} in the trace: its moves are at t={first:g}s..{last:g}s")
+        return self.replay.count_at(time)
 
     # --- what a test or a notebook reads ------------------------------------------------
 
@@ -115,6 +155,11 @@ class QueueExplorer(widgets.VBox):
     def cursor(self) -> int:
         """How many moves have been applied."""
         return self._cursor
+
+    @property
+    def step_label(self) -> str:
+        """How many moves have been applied: the root element's class is ``ksched-at-<moves>``."""
+        return str(self._cursor)
 
     @property
     def last_move(self) -> Optional[QueueMove]:
@@ -184,15 +229,15 @@ class QueueExplorer(widgets.VBox):
     def reset(self) -> None:
         """Back to the first moment: every move recorded at the first time stamp applied."""
         self.play.playing = False
-        self._go(self.replay.count_at(self._times[0]))
+        self._go(self._start(None, None))
 
     def goto_time(self, time: float) -> None:
-        """Show the queue after every move at or before virtual ``time``."""
-        self._go(self.replay.count_at(time))
+        """Show the queue after every move at or before virtual ``time`` (within the trace's time stamps)."""
+        self._go(self._start(None, time))
 
     def goto_move(self, n: int) -> None:
-        """Show the queue after the first ``n`` moves."""
-        self._go(max(0, min(n, len(self.replay))))
+        """Show the queue after the first ``n`` moves (0 to ``len(self.moves)``)."""
+        self._go(self._start(n, None))
 
     # --- internals --------------------------------------------------------------------
 
@@ -201,6 +246,7 @@ class QueueExplorer(widgets.VBox):
         self._render()
 
     def _render(self) -> None:
+        self._mark_step()
         where = self.replay.phases_after(self._cursor)
         last = self.last_move
         lanes = {q: [] for q in QUEUES}

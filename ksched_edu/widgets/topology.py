@@ -30,6 +30,7 @@ from ..gpu.ledger import replay
 from ..gpu.topology import Topology
 from ..viz._figure import PALETTE
 from ._html import STYLE, escape
+from .cycle_stepper import StepView, control_row
 
 FREE_COLOUR = "#ffffff"
 RING_COLOUR = "#37474f"
@@ -241,36 +242,67 @@ def render_png(fig: Any) -> bytes:
     return buf.getvalue()
 
 
-class TopologyStepper(widgets.VBox):
+class TopologyStepper(StepView, widgets.VBox):
     """Step through a trace's GPU allocations; every node's topology is drawn after each step.
 
-    ``topologies`` maps node name -> Topology (see :func:`node_topologies`). Step 0 is the
-    state before the first recorded allocation.
+    ``TopologyStepper(recorder, topologies, step=0)``: ``topologies`` maps node name ->
+    Topology (see :func:`node_topologies`). Step 0 is the state before the first recorded
+    allocation, step ``n`` the state after the ``n``-th (the caption's "step n/N").
+    ``.next()``, ``.back()``, ``.goto(n)`` move this widget; ``.cursor`` is the step shown.
+
+    ``.at(n)`` returns a new, independent TopologyStepper over the same trace, standing at
+    step ``n``: a cell that discusses step 2 shows ``lab_view.at(2)``. The root element carries
+    the class ``ksched-at-<n>`` (``ksched-at-2``, see :func:`at_class`), swapped on every move.
     """
 
-    def __init__(self, recorder: Any, topologies: Mapping[str, Topology]) -> None:
+    def __init__(self, recorder: Any, topologies: Mapping[str, Topology], *, step: int = 0) -> None:
+        self.recorder = recorder
         self.topologies = dict(topologies)
         self.steps = replay(recorder.events)
         pods = [e.pod for e, _ in self.steps]
         self.colours = pod_colours(pods)
-        self.cursor = 0
         self._png: dict[int, bytes] = {}
+        self._build(self._step_index(step))
+
+    def at(self, step: Optional[int] = None) -> "TopologyStepper":
+        """A new TopologyStepper over the same trace at ``step`` (None: this one's step); it moves
+        independently of this one (the figures drawn so far are shared, not drawn again)."""
+        cursor = self.cursor if step is None else self._step_index(step)
+        view = type(self).__new__(type(self))
+        view.recorder, view.topologies, view.steps, view.colours = (self.recorder, self.topologies, self.steps,
+                                                                    self.colours)
+        view._png = self._png
+        view._build(cursor)
+        return view
+
+    def _build(self, cursor: int) -> None:
+        """The child widgets, standing at step ``cursor``."""
+        self.cursor = cursor
         self.header = widgets.HTML()
         self.reasons_html = widgets.HTML()
         self.image = widgets.Image(format="png")
-        auto = widgets.Layout(width="auto")
-        self.prev_button = widgets.Button(description="◀ Back", layout=auto)
-        self.next_button = widgets.Button(description="Step ▶", layout=auto)
-        self.slider = widgets.IntSlider(value=0, min=0, max=len(self.steps), description="step")
+        self.prev_button = widgets.Button(description="◀ Back")
+        self.next_button = widgets.Button(description="Step ▶")
+        self.slider = widgets.IntSlider(value=cursor, min=0, max=len(self.steps), description="step")
         self.prev_button.on_click(lambda _: self.back())
         self.next_button.on_click(lambda _: self.next())
         self.slider.observe(lambda change: self.goto(change["new"]), names="value")
-        super().__init__([widgets.HTML(STYLE), self.header,
-                          widgets.HBox([self.prev_button, self.next_button, self.slider]), self.reasons_html,
-                          self.image])
+        self.controls = control_row([self.prev_button, self.next_button, self.slider])
+        super().__init__([widgets.HTML(STYLE), self.header, self.controls, self.reasons_html, self.image])
         self.add_class("ksched-topology-stepper")
         self.reasons_html.add_class("ksched-topology-reasons")
         self._render()
+
+    @property
+    def step_label(self) -> str:
+        """The step shown, as a number: the root element's class is ``ksched-at-<step>``."""
+        return str(self.cursor)
+
+    def _step_index(self, step: Any) -> int:
+        if isinstance(step, bool) or not isinstance(step, int) or not 0 <= step <= len(self.steps):
+            raise ValueError(f"no step {step!r}: the trace's steps are 0..{len(self.steps)} (0 is before the "
+                             f"first of its {len(self.steps)} GPU allocation(s))")
+        return step
 
     def allocation(self) -> dict[str, dict[int, str]]:
         """node -> {gpu: pod} at the current step."""
@@ -307,14 +339,19 @@ class TopologyStepper(widgets.VBox):
         return f"step {self.cursor}/{len(self.steps)} (t={e.time:g}s): {e.kind} {e.pod} on {e.node}: GPUs {ids}"
 
     def next(self) -> None:
-        self.goto(self.cursor + 1)
+        """Go to the next step (stays on the last)."""
+        self._go(min(self.cursor + 1, len(self.steps)))
 
     def back(self) -> None:
-        self.goto(self.cursor - 1)
+        """Go to the previous step (stays on step 0)."""
+        self._go(max(self.cursor - 1, 0))
 
     def goto(self, step: int) -> None:
-        step = max(0, min(step, len(self.steps)))
-        if step == self.cursor and self._png:
+        """Show step ``step``: 0 (before the first allocation) to ``len(self.steps)``."""
+        self._go(self._step_index(step))
+
+    def _go(self, step: int) -> None:
+        if step == self.cursor:
             return
         self.cursor = step
         self.slider.value = step
@@ -346,6 +383,7 @@ class TopologyStepper(widgets.VBox):
         return fig
 
     def _render(self) -> None:
+        self._mark_step()
         self.header.value = f'<div class="ksched-head">{escape(self.caption())}</div>'
         self.prev_button.disabled = self.cursor == 0
         self.next_button.disabled = self.cursor == len(self.steps)
@@ -404,6 +442,6 @@ def node_topologies(sim: Any) -> dict[str, Topology]:
     return out
 
 
-def show_gpu_topology(sim: Any) -> TopologyStepper:
-    """A TopologyStepper over a simulation run with a recorder and GPUTopology."""
-    return TopologyStepper(sim.recorder, node_topologies(sim))
+def show_gpu_topology(sim: Any, step: int = 0) -> TopologyStepper:
+    """A TopologyStepper over a simulation run with a recorder and GPUTopology, at ``step``."""
+    return TopologyStepper(sim.recorder, node_topologies(sim), step=step)

@@ -12,7 +12,7 @@ from ksched_edu.anchors import upstream
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
 from ksched_edu.schedule_one import schedule_pod, select_host
 from ksched_edu.widgets import SourceView
-from ksched_edu.widgets import go_source
+from ksched_edu.widgets import go_source, source_view
 from ksched_edu.widgets.source_view import NoAnchorError
 
 from tests.go_fixture import fixture_func_line, write_checkout
@@ -168,3 +168,58 @@ def test_the_short_names_and_the_long_ones_name_the_same_checkout(monkeypatch, t
     assert go_source._checkout(repo) == (long, str(tmp_path / "long"))
     monkeypatch.setenv(short, str(tmp_path / "short"))  # the short name wins when both are set
     assert go_source._checkout(repo) == (short, str(tmp_path / "short"))
+
+
+def _rule(html: str, selector: str) -> str:
+    """The declarations of the first CSS rule for ``selector`` in the view's own style sheet."""
+    match = re.search(re.escape(selector) + r"\s*\{([^}]*)\}", html)
+    assert match, f"no rule for {selector}"
+    return " ".join(match.group(1).split())
+
+
+def test_the_view_is_as_wide_as_its_output_area_not_as_its_longest_line(monkeypatch, tmp_path) -> None:
+    """An HTML widget is a flex item that grows to its content (min-width: auto); the view's inline-size
+    containment keeps its lines out of that sum, so the Go never lies right of the notebook."""
+    monkeypatch.setenv("KSCHED_EDU_K8S_SRC", str(write_checkout(tmp_path / "k8s", [upstream(schedule_pod)])))
+    html = SourceView(schedule_pod).value
+    assert "container-type: inline-size" in _rule(html, ".ksched-source ")
+    columns = _rule(html, ".ksched-source-columns ")
+    assert "display: flex" in columns and "flex-wrap: wrap" in columns
+    column = _rule(html, ".ksched-source-columns > div")
+    assert "min-width: 0" in column and f"flex: 1 1 {source_view.COLUMN_MIN_PX}px" in column
+    # side by side from twice the column width, the Go under the Python below it: Python first in the page
+    assert html.index('class="ksched-source-python"') < html.index('class="ksched-source-go"')
+    assert '<div class="ksched-source"><div class="ksched-source-columns"><div class="ksched-source-python">' in html
+    code = _rule(html, ".ksched-source .ksched-source-code ")
+    assert "overflow: auto" in code  # each column scrolls sideways on its own
+    assert "white-space: pre" in _rule(html, ".ksched-source .ksched-source-code pre")
+    # stacked, both code areas fit one laptop screen together
+    assert f"@container (max-width: {source_view.STACKED_BELOW_PX - 1}px)" in html
+    assert source_view.STACKED_BELOW_PX == 2 * source_view.COLUMN_MIN_PX + source_view.COLUMN_GAP_PX
+
+
+def test_the_status_line_and_the_headings_wrap_instead_of_being_cut() -> None:
+    view = SourceView(schedule_pod)  # no Go: the long "Go source not shown: ..." line with a URL
+    assert view.go_lines is None and len(view.go_status) > 150
+    assert "overflow-wrap: anywhere" in _rule(view.value, ".ksched-source-status ")
+    assert "white-space: normal" in _rule(view.value, ".ksched-source-status ")
+    assert "overflow-wrap: anywhere" in _rule(view.value, ".ksched-source h4 ")
+
+
+@pytest.mark.parametrize("cls_path, last_field, a_method", [
+    ("ksched_edu.scheduler:Scheduler", "    attempts: dict[str, int]", "next_pod"),
+    ("ksched_edu.framework.cycle_state:CycleState", None, "read"),
+])
+def test_a_class_shows_its_declaration_and_fields_and_names_its_methods(cls_path, last_field, a_method) -> None:
+    """A class is shown as the Go shows a struct: fields, then one line naming the methods."""
+    import importlib
+
+    module, name = cls_path.split(":")
+    cls = getattr(importlib.import_module(module), name)
+    view = SourceView(cls)
+    body = "\n".join(view.python_lines)
+    assert "    def " not in body and "    @ports" not in body.split("class ", 1)[1]
+    assert f"SourceView({name}.name)" in body and a_method in body
+    if last_field is not None:
+        fields = [line for line in view.python_lines if line.startswith(last_field)]
+        assert fields, f"{last_field!r} is not among the fields shown"

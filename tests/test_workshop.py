@@ -60,7 +60,7 @@ def test_a_stale_word_count_fails_the_check(tmp_path, monkeypatch, capsys) -> No
 def test_the_capstone_is_estimated_as_a_plugin_set() -> None:
     """Its one exercise is a plugin set (five extension points): 2 to 3 hours, not minutes."""
     timings = _timings()
-    capstone = timings.chapter_facts(ROOT / "notebooks" / "10_capstone.ipynb")
+    capstone = timings.chapter_facts(ROOT / "notebooks" / "11_capstone.ipynb")
     assert capstone.kinds == ("project",)
     assert capstone.exercises() == (120, 180)
     assert "| 1 project | 120–180 (2 h to 3 h) |" in (ROOT / "workshop" / "timings.md").read_text()

@@ -28,7 +28,7 @@ is a rule of thumb, made of two parts, each counted from the committed chapter:
     points (the solution defines three or more of ``less``, ``pre_filter``, ``filter``,
     ``post_filter``, ``pre_score``, ``score``, ``normalize_score``, ``reserve``,
     ``permit``, ``pre_bind``, ``bind``, ``post_bind``): 2 to 3 hours. That is the capstone
-    (``10_capstone``): five extension points, each with the status codes upstream's
+    (``11_capstone``): five extension points, each with the status codes upstream's
     contracts ask for, then registering it, running the workload with it and reading why
     it behaved as it did; the check's hints take a learner through it one point at a time.
 

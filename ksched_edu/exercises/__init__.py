@@ -1,7 +1,7 @@
 """Exercise checks for the course chapters.
 
-Each chapter has one module ``chNN.py`` in this package holding its
-``check_<name>`` functions (see :mod:`ksched_edu.exercises.core` for the
+Each chapter with exercises has one module ``chNN.py`` in this package holding
+its ``check_<name>`` functions (see :mod:`ksched_edu.exercises.core` for the
 verdict convention). This package finds every ``ch*.py`` module and
 re-exports its ``check_*`` functions, so a notebook calls
 ``ksched_edu.exercises.check_<name>(...)`` without knowing the chapter module.

@@ -1,4 +1,4 @@
-"""Checks for chapter 09 (GPU sharing and fragmentation: FGD and its baselines).
+"""Checks for chapter 10 (GPU sharing and fragmentation: FGD and its baselines).
 
 ``check_frag_amount`` compares a number worked by hand with the library's
 fragmentation measure of the chapter's example node once a one-GPU pod took

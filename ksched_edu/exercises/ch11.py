@@ -1,4 +1,4 @@
-"""Checks for chapter 10 (the capstone: a gang- and GPU-topology-aware plugin set).
+"""Checks for chapter 11 (the capstone: a gang- and GPU-topology-aware plugin set).
 
 ``check_gang_gpu`` takes the learner's factory of ``GangGPU`` and asks the plugin,
 one extension point at a time, about the pods of ``data/clusters/capstone-probe.yaml``
@@ -26,7 +26,7 @@ PROFILE = "default-scheduler"
 # How far (virtual seconds) the check lets the workload run: it ends near 650 s; a plugin that keeps
 # failing keeps its pods retrying, and this ends them.
 VIRTUAL_LIMIT = 2000.0
-# How often (virtual seconds) the run is sampled for stranded GPUs, as chapter 10 samples it.
+# How often (virtual seconds) the run is sampled for stranded GPUs, as chapter 11 samples it.
 SAMPLE_EVERY = 5.0
 
 # The learner's profile (the one the chapter enables) and the stock one it is compared with.

@@ -1,10 +1,10 @@
-"""Checks for chapter 11 (storage: a claim through the scheduler).
+"""Checks for chapter 12 (storage: a claim through the scheduler).
 
 ``check_volume_reasons`` compares a prediction of VolumeBinding's Filter
 verdict on each node (the binder's reasons, or none) for the pod ``report`` of
-``data/clusters/ch11-quiz-volumes.yaml`` with the Filter events of its first
+``data/clusters/ch12-quiz-volumes.yaml`` with the Filter events of its first
 scheduling cycle. ``check_csi_placements`` compares a prediction of where
-each pending pod of ``data/clusters/ch11-quiz-limits.yaml`` ends (a node, or
+each pending pod of ``data/clusters/ch12-quiz-limits.yaml`` ends (a node, or
 None when it stays pending) with the placements of a run. Both read what the
 simulation recorded; neither recomputes a verdict.
 """
@@ -14,8 +14,8 @@ from typing import Any, Optional
 
 from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
 
-QUIZ_VOLUMES = "data/clusters/ch11-quiz-volumes.yaml"
-QUIZ_LIMITS = "data/clusters/ch11-quiz-limits.yaml"
+QUIZ_VOLUMES = "data/clusters/ch12-quiz-volumes.yaml"
+QUIZ_LIMITS = "data/clusters/ch12-quiz-limits.yaml"
 REPORT = "default/report"
 # Every claim of the limits quiz is bound already: a run settles well within this virtual time.
 RUN_UNTIL = 60.0

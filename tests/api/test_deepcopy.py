@@ -18,7 +18,7 @@ from ksched_edu.api.quantity import Quantity
 from ksched_edu.framework.types import PodInfo, Resource
 from ksched_edu.resources import data_path
 
-CLUSTERS = ["three-nodes.yaml", "preemption.yaml", "storage-zones.yaml", "ch11-claims.yaml",
+CLUSTERS = ["three-nodes.yaml", "preemption.yaml", "storage-zones.yaml", "ch12-claims.yaml",
             "ch07-train-pdb.yaml", "capstone-gpu-lab.yaml", "gpu-lab.yaml", "zones-100.yaml"]
 
 

@@ -2,11 +2,15 @@
 
 Opens chapter 07 in JupyterLab, runs all its cells, finds the explorer of
 section 12.3 (default/inference, candidates gpu-2 and gpu-1 of
-data/clusters/ch07-gpu-gang.yaml; a later cell showed gpu-1), and clicks
-"◀ Prev" and "Next ▶" through the candidates. The page must show, for each,
-the candidate marked in the candidates table, its outcome, the rule that
-decided (the sum of priorities) and the sum that rule compares: each victim's
-priority plus MaxInt32+1.
+data/clusters/ch07-gpu-gang.yaml), which stands at gpu-2, the winner its prose
+names, and clicks "Next ▶" and "◀ Prev" through the candidates. The page must
+show, for each, the candidate marked in the candidates table, its outcome, the
+rule that decided (the sum of priorities) and the sum that rule compares: each
+victim's priority plus MaxInt32+1.
+
+Each view stands at its own candidate and steps alone: section 8's two views of
+default/critical stand at n3 and n4 while the gang's view is clicked, and
+stepping the n4 view leaves the n3 view and the gang's view where they are.
 """
 from __future__ import annotations
 
@@ -34,6 +38,12 @@ CANDIDATES = {
 
 def shown_node(explorer) -> str:
     return explorer.locator(".ksched-preemption-view").first.get_attribute("data-node") or ""
+
+
+def at_classes(explorer) -> list[str]:
+    """The ksched-at- classes of the widget's root element in this output."""
+    root = explorer.locator(".ksched-preemption").first
+    return [c for c in (root.get_attribute("class") or "").split() if c.startswith("ksched-at-")]
 
 
 def wait_for_node(explorer, node: str, deadline: Deadline, cap_s: float = 10.0) -> str:
@@ -69,29 +79,41 @@ def test_clicking_through_the_candidates_of_the_gang_preemption(lab_server: Lab,
     seen = {}
     try:
         open_and_run_all(page, lab_server, NOTEBOOK, deadline)
-        explorer = page.locator(".jp-OutputArea-output").filter(
-            has=page.locator(".ksched-preemption-view")).filter(has_text="default/inference").first
+        views = page.locator(".jp-OutputArea-output").filter(has=page.locator(".ksched-preemption-view"))
+        explorer = views.filter(has_text="default/inference").first
         explorer.wait_for(timeout=deadline.ms(60))
         page.wait_for_function(ALL_CELLS_RAN, timeout=deadline.ms(60), polling=200)
+        critical = views.filter(has_text="default/critical")
+        n3_view, n4_view = critical.nth(0), critical.nth(1)
+        critical_at_start = [shown_node(n3_view), shown_node(n4_view)]
+        classes_at_start = at_classes(explorer)
         explorer.scroll_into_view_if_needed(timeout=deadline.ms(10))
         prev_button = explorer.get_by_role("button", name=PREV_LABEL, exact=True)
         next_button = explorer.get_by_role("button", name=NEXT_LABEL, exact=True)
 
-        # The notebook's goto("gpu-1") ran after the explorer was shown: the page follows it.
-        seen["start"] = (wait_for_node(explorer, "gpu-1", deadline), what_the_page_shows(explorer))
-        prev_button.click(timeout=deadline.ms(10))
-        seen["prev"] = (wait_for_node(explorer, "gpu-2", deadline), what_the_page_shows(explorer))
+        # After Run All the gang's view stands at gpu-2, the winner its prose names.
+        seen["start"] = (wait_for_node(explorer, "gpu-2", deadline), what_the_page_shows(explorer))
         prev_disabled = prev_button.is_disabled(timeout=deadline.ms(5))
         explorer.screenshot(path=str(screenshot_dir(tmp_path) / "preemption-gang.png"), timeout=deadline.ms(15))
         next_button.click(timeout=deadline.ms(10))
         seen["next"] = (wait_for_node(explorer, "gpu-1", deadline), what_the_page_shows(explorer))
         next_disabled = next_button.is_disabled(timeout=deadline.ms(5))
+        classes_at_gpu_1 = at_classes(explorer)
+        prev_button.click(timeout=deadline.ms(10))
+        seen["prev"] = (wait_for_node(explorer, "gpu-2", deadline), what_the_page_shows(explorer))
+        critical_after_gang = [shown_node(n3_view), shown_node(n4_view)]
+
+        # Stepping the n4 view moves it to n2 and moves no other view.
+        n4_view.scroll_into_view_if_needed(timeout=deadline.ms(10))
+        n4_view.get_by_role("button", name=NEXT_LABEL, exact=True).click(timeout=deadline.ms(10))
+        n4_stepped = wait_for_node(n4_view, "n2", deadline)
+        others_after = [shown_node(n3_view), shown_node(explorer)]
     except Exception:
         page.screenshot(path=str(tmp_path / "page-at-failure.png"))
         print(f"page at failure: {tmp_path / 'page-at-failure.png'}\nJupyterLab log:\n{lab_server.log_tail()}")
         raise
 
-    for step, expected in (("start", "gpu-1"), ("prev", "gpu-2"), ("next", "gpu-1")):
+    for step, expected in (("start", "gpu-2"), ("next", "gpu-1"), ("prev", "gpu-2")):
         node, shown = seen[step]
         outcome, compared, victims = CANDIDATES[expected]
         assert node == expected, f"after {step} the explorer shows {node!r}"
@@ -102,3 +124,6 @@ def test_clicking_through_the_candidates_of_the_gang_preemption(lab_server: Lab,
         position = 1 + list(CANDIDATES).index(expected)
         assert f"candidate {position} of 2: {expected}" in shown["position"], shown["position"]
     assert prev_disabled and next_disabled
+    assert (classes_at_start, classes_at_gpu_1) == (["ksched-at-gpu-2"], ["ksched-at-gpu-1"])
+    assert critical_at_start == critical_after_gang == ["n3", "n4"], (critical_at_start, critical_after_gang)
+    assert n4_stepped == "n2" and others_after == ["n3", "gpu-2"], (n4_stepped, others_after)

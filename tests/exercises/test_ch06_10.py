@@ -1,4 +1,4 @@
-"""The checks of chapters 06 to 09, each against a table of the answers a learner might give.
+"""The checks of chapters 06 to 10 (08 and 10 have the GPU ones), each against a table of the answers a learner might give.
 
 Every check has its table: the right answer(s) print ✔; each common wrong
 answer (a wrong value, a wrong type, off by one, an unanswered ``None`` or
@@ -7,7 +7,7 @@ plugin that returns an Error) prints ✘ with a hint, and the row names a
 word the hint must contain. A check must return its verdict, print exactly
 one line and never raise. Rows marked ``short`` lower the wall-clock limit
 of ``ksched_edu.exercises.core`` so that an endless loop ends fast. Chapter
-10's table is in test_ch10.py.
+11's table (the capstone) is in test_ch11.py, chapter 12's in test_ch12.py.
 """
 from __future__ import annotations
 
@@ -379,9 +379,9 @@ TABLES: dict[str, tuple[str, list[Row]]] = {
     "check_best_pair": ("ch08", BEST_PAIR),
     "check_fast_links_only": ("ch08", FAST_LINKS),
     "check_idle_gpus": ("ch08", IDLE_GPUS),
-    "check_frag_amount": ("ch09", FRAG_AMOUNT),
-    "check_fgd_choice": ("ch09", FGD_CHOICE),
-    "check_gpu_selection": ("ch09", GPU_SELECTION),
+    "check_frag_amount": ("ch10", FRAG_AMOUNT),
+    "check_fgd_choice": ("ch10", FGD_CHOICE),
+    "check_gpu_selection": ("ch10", GPU_SELECTION),
 }
 
 
@@ -396,9 +396,9 @@ def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monk
 
 
 def test_every_check_of_chapters_06_to_09_has_a_table() -> None:
-    from ksched_edu.exercises import ch06, ch07, ch08, ch09
+    from ksched_edu.exercises import ch06, ch07, ch08, ch10
 
-    checks = {name for module in (ch06, ch07, ch08, ch09) for name in dir(module) if name.startswith("check_")}
+    checks = {name for module in (ch06, ch07, ch08, ch10) for name in dir(module) if name.startswith("check_")}
     assert checks == set(TABLES)
     for check, (_, rows) in TABLES.items():
         assert any(r.passes for r in rows) and sum(not r.passes for r in rows) >= 4, check

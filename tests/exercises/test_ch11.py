@@ -22,7 +22,7 @@ from ksched_edu.gpu.search import Constraint, best_subset
 
 from .verdicts import assert_row, endless, not_written
 
-pytestmark = pytest.mark.ch10
+pytestmark = pytest.mark.ch11
 
 GANG_SET = 4
 PERMIT_TIMEOUT = 60.0
@@ -391,7 +391,7 @@ def test_the_check_takes_a_time_limit() -> None:
 
 
 def _stock_simulation() -> Any:
-    from ksched_edu.exercises.ch10 import CLUSTER, STOCK_CONFIG, WORKLOAD, _simulation
+    from ksched_edu.exercises.ch11 import CLUSTER, STOCK_CONFIG, WORKLOAD, _simulation
 
     return _simulation(STOCK_CONFIG, None, [CLUSTER, WORKLOAD])
 

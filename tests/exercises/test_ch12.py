@@ -11,13 +11,13 @@ from typing import Any, Callable, Optional
 import pytest
 
 from ksched_edu import exercises
-from ksched_edu.exercises import ch11
+from ksched_edu.exercises import ch12
 from tests.exercises.verdicts import verdict
 
-pytestmark = pytest.mark.ch11
+pytestmark = pytest.mark.ch12
 
-BIND = ch11.BIND_CONFLICT
-NODE = ch11.NODE_CONFLICT
+BIND = ch12.BIND_CONFLICT
+NODE = ch12.NODE_CONFLICT
 
 
 def _expect(capsys: pytest.CaptureFixture, check: Callable[..., bool], answer: Any, passes: bool,
@@ -62,11 +62,11 @@ REASON_CASES = [
 
 @pytest.mark.parametrize("answer,passes,says,hint", [c[1:] for c in REASON_CASES], ids=[c[0] for c in REASON_CASES])
 def test_check_volume_reasons(capsys, answer, passes, says, hint) -> None:
-    _expect(capsys, ch11.check_volume_reasons, answer, passes, says, hint)
+    _expect(capsys, ch12.check_volume_reasons, answer, passes, says, hint)
 
 
 def test_wrong_reasons_do_not_give_the_answer_away(capsys) -> None:
-    _, out = verdict(capsys, ch11.check_volume_reasons, dict(RIGHT_REASONS, n1=[]))
+    _, out = verdict(capsys, ch12.check_volume_reasons, dict(RIGHT_REASONS, n1=[]))
     assert "n3" not in out and "n4" not in out
 
 
@@ -100,9 +100,9 @@ PLACEMENT_CASES = [
 @pytest.mark.parametrize("answer,passes,says,hint", [c[1:] for c in PLACEMENT_CASES],
                          ids=[c[0] for c in PLACEMENT_CASES])
 def test_check_csi_placements(capsys, answer, passes, says, hint) -> None:
-    _expect(capsys, ch11.check_csi_placements, answer, passes, says, hint)
+    _expect(capsys, ch12.check_csi_placements, answer, passes, says, hint)
 
 
 def test_the_checks_are_exported() -> None:
-    assert exercises.check_volume_reasons is ch11.check_volume_reasons
-    assert exercises.check_csi_placements is ch11.check_csi_placements
+    assert exercises.check_volume_reasons is ch12.check_volume_reasons
+    assert exercises.check_csi_placements is ch12.check_csi_placements

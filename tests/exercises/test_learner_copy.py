@@ -15,6 +15,7 @@ from pathlib import Path
 from ksched_edu.exercises.strip import referenced_files
 
 ROOT = Path(__file__).resolve().parents[2]
+LANDING = "welcome.ipynb"  # the course map that bash .ci/lab opens first
 
 
 def _notebook(*markdown: str) -> dict:
@@ -60,10 +61,10 @@ def test_one_notebook_alone_takes_its_pictures_along(tmp_path: Path) -> None:
 
 
 def test_every_file_the_chapters_show_is_in_the_learner_copy(tmp_path: Path) -> None:
-    chapters = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    chapters = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")) + [ROOT / "notebooks" / LANDING]
     out = tmp_path / "learner"
     _strip(ROOT / "notebooks", out)
-    assert sorted(p.name for p in out.glob("*.ipynb")) == [p.name for p in chapters]
+    assert sorted(p.name for p in out.glob("*.ipynb")) == sorted(p.name for p in chapters)
     for chapter in chapters:
         cells = json.loads(chapter.read_text())["cells"]
         text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
@@ -76,8 +77,10 @@ def test_every_file_the_chapters_show_is_in_the_learner_copy(tmp_path: Path) -> 
 
 
 def test_the_chapters_folder_holds_chapters_and_pictures_only() -> None:
-    """What a learner's file browser shows in notebooks/ (and the static site serves): no tool's file."""
+    """What a learner's file browser shows in notebooks/ (and the static site serves): the landing
+    notebook, the chapters and their pictures; no tool's file."""
     others = sorted(p.relative_to(ROOT / "notebooks").as_posix() for p in (ROOT / "notebooks").rglob("*")
                     if p.is_file() and not {".ipynb_checkpoints", "__pycache__"} & set(p.parts)
-                    and not re.fullmatch(r"\d\d_\w+\.ipynb", p.name) and p.parent.name != "images")
+                    and not re.fullmatch(r"\d\d_\w+\.ipynb", p.name) and p.name != LANDING
+                    and p.parent.name != "images")
     assert not others, f"notebooks/ holds {others}: keep chapters and their images/ only (tools' files go in .ci/)"

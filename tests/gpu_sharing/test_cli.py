@@ -6,7 +6,7 @@ import pytest
 from ksched_edu.cli import main
 from ksched_edu.gpu.sharing.openb import generate_trace, write_node_csv, write_pod_csv
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 
 @pytest.fixture

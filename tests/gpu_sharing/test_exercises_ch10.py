@@ -4,7 +4,7 @@ import pytest
 from ksched_edu import exercises
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 
 def best_fit(gpus_left, milli):

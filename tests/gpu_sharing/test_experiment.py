@@ -12,7 +12,7 @@ from ksched_edu.framework.interface import NodePluginScores
 
 from .util import gpu_node, gpu_pod
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 
 def small_trace(seed=3, nodes=12):

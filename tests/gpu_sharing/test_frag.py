@@ -15,7 +15,7 @@ from ksched_edu.gpu.sharing.resource import NodeResource, PodResource
 
 from .util import typical
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 P = PodResource
 SHARE_HALF = P(4000, 500, 1)  # half a GPU and 4 CPUs

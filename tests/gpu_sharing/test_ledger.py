@@ -8,7 +8,7 @@ from ksched_edu.gpu.sharing.ledger import GpuLedger, LedgerError
 
 from .util import gpu_node
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 
 def ledger_with(used: list[int]) -> tuple[GpuLedger, object]:

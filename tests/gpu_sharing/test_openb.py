@@ -9,7 +9,7 @@ from ksched_edu.gpu.sharing.openb import (NodeRow, OpenbError, PodRow, generate_
                                           read_node_csv, read_pod_csv, write_node_csv, write_pod_csv)
 from ksched_edu.gpu.sharing.utils import get_pod_resource
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 # The real Alibaba trace (openb) is not in the repository (data/gpu-sample is a synthetic sample
 # shaped like it): the folder $KSCHED_EDU_OPENB names, else the one kept beside the repository.

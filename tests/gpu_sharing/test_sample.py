@@ -7,7 +7,7 @@ import pytest
 from ksched_edu.gpu.sharing import sample
 from ksched_edu.gpu.sharing.openb import POD_COLUMNS, load_nodes, load_pods
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 # The real Alibaba trace (openb) is not in the repository (data/gpu-sample is a synthetic sample
 # shaped like it): the folder $KSCHED_EDU_OPENB names, else the one kept beside the repository.

@@ -21,7 +21,7 @@ from ksched_edu.gpu.sharing.resource import NodeResource, PodResource
 
 from .util import gpu_node, gpu_pod, handle_and_context, typical
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 P = PodResource
 

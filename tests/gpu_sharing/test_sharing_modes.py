@@ -11,7 +11,7 @@ from ksched_edu.gpu.sharing.resource import NodeResource, PodResource
 from ksched_edu.resources import data_path
 from ksched_edu.sim.simulation import Simulation
 
-pytestmark = pytest.mark.ch09
+pytestmark = pytest.mark.ch10
 
 
 @pytest.mark.parametrize("resource,slices,memory,milli", [

@@ -9,17 +9,14 @@ import pytest
 
 from ksched_edu.anchors import upstream
 from ksched_edu.schedule_one import schedule_one
+from tests.chapter_views import offline_sources
 
 pytestmark = pytest.mark.ch00
 
 
 @pytest.fixture(autouse=True)
 def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """No checkout and no download: a SourceView shows its permalink, as in the chapter's run."""
-    for var in ("KSCHED_EDU_K8S_SRC", "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-    monkeypatch.setenv("KSCHED_EDU_CACHE_DIR", str(tmp_path / "cache"))
+    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 def test_the_source_view_of_schedule_one_stands_beside_schedule_one_go() -> None:

@@ -18,6 +18,7 @@ from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
 from ksched_edu.profile import new_map
 from ksched_edu.scheduler import Scheduler
 from ksched_edu.sim.simulation import Simulation
+from tests.chapter_views import offline_sources
 
 pytestmark = pytest.mark.ch01
 
@@ -55,11 +56,7 @@ SOURCE_VIEWS = [
 
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """No checkout and no download: a SourceView shows its permalink, as in the chapter's run."""
-    for var in ("KSCHED_EDU_K8S_SRC", "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-    monkeypatch.setenv("KSCHED_EDU_CACHE_DIR", str(tmp_path / "cache"))
+    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 @pytest.mark.parametrize("obj, path, go", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])

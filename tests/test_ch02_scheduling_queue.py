@@ -12,6 +12,7 @@ import pytest
 from ksched_edu.anchors import upstream
 from ksched_edu.framework.plugins.nodeunschedulable.node_unschedulable import NodeUnschedulable
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
+from tests.chapter_views import offline_sources
 
 pytestmark = pytest.mark.ch02
 
@@ -30,11 +31,7 @@ SOURCE_VIEWS = [
 
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """No checkout and no download: a SourceView shows its permalink, as in the chapter's run."""
-    for var in ("KSCHED_EDU_K8S_SRC", "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-    monkeypatch.setenv("KSCHED_EDU_CACHE_DIR", str(tmp_path / "cache"))
+    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 @pytest.mark.parametrize("obj, path, go", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])

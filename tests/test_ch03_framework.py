@@ -15,6 +15,7 @@ from ksched_edu.anchors import upstream
 from ksched_edu.framework.plugins.volumebinding.volume_binding import VolumeBinding
 from ksched_edu.framework.runtime import Framework
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
+from tests.chapter_views import offline_sources
 
 pytestmark = pytest.mark.ch03
 
@@ -32,11 +33,7 @@ SOURCE_VIEWS = [
 
 @pytest.fixture
 def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    """No checkout and no download: a SourceView shows its permalink, as in the chapter's run."""
-    for var in ("KSCHED_EDU_K8S_SRC", "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"):
-        monkeypatch.delenv(var, raising=False)
-    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-    monkeypatch.setenv("KSCHED_EDU_CACHE_DIR", str(tmp_path / "cache"))
+    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 @pytest.mark.parametrize("obj, path, go, start", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])

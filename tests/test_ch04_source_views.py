@@ -12,8 +12,6 @@ rejection is wrapped into an Error (``running "<plugin>" filter plugin: ...``).
 """
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +29,7 @@ from ksched_edu.resources import data_path
 from ksched_edu.sim.simulation import Simulation
 from ksched_edu.trace import CycleEvent, Recorder
 from ksched_edu.widgets import SourceView
+from tests.chapter_views import resolve, source_view_expressions
 
 pytestmark = pytest.mark.ch04
 
@@ -59,21 +58,6 @@ SOURCE_VIEWS = [
 ]
 
 
-def source_view_expressions(chapter: Path) -> list[str]:
-    """What the chapter's code cells pass to SourceView(...), in order."""
-    cells = json.loads(chapter.read_text(encoding="utf-8"))["cells"]
-    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-    return re.findall(r"\bSourceView\(([\w.]+)\)", code)
-
-
-def resolve(expression: str):
-    head, *rest = expression.split(".")
-    obj = NAMES[head]
-    for attr in rest:
-        obj = getattr(obj, attr)
-    return obj
-
-
 def test_the_table_lists_the_chapters_source_views():
     assert source_view_expressions(CHAPTER) == [expression for expression, _, _ in SOURCE_VIEWS]
 
@@ -81,7 +65,7 @@ def test_the_table_lists_the_chapters_source_views():
 @pytest.mark.parametrize("expression, go, path", SOURCE_VIEWS, ids=[row[0] for row in SOURCE_VIEWS])
 def test_each_source_view_shows_the_go_its_prose_names(expression, go, path, monkeypatch):
     monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-    view = SourceView(resolve(expression))
+    view = SourceView(resolve(expression, NAMES))
     assert (view.anchor.go, view.anchor.path) == (go, path)
 
 

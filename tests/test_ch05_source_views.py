@@ -15,8 +15,6 @@ fails each pod labelled ``prebind: fail-once`` once, as the chapter's does.
 """
 from __future__ import annotations
 
-import json
-import re
 from pathlib import Path
 
 import pytest
@@ -31,6 +29,7 @@ from ksched_edu.resources import data_path
 from ksched_edu.sim.simulation import Simulation
 from ksched_edu.trace import BindEvent, Recorder
 from ksched_edu.widgets import SourceView
+from tests.chapter_views import offline_sources, resolve, source_view_expressions
 
 pytestmark = pytest.mark.ch05
 
@@ -59,23 +58,8 @@ STEPS = [
 
 
 @pytest.fixture(autouse=True)
-def offline(monkeypatch):
-    monkeypatch.setenv("KSCHED_EDU_OFFLINE", "1")
-
-
-def source_view_expressions(chapter: Path) -> list[str]:
-    """What the chapter's code cells pass to SourceView(...), in order."""
-    cells = json.loads(chapter.read_text(encoding="utf-8"))["cells"]
-    code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
-    return re.findall(r"\bSourceView\(([\w.]+)\)", code)
-
-
-def resolve(expression: str):
-    head, *rest = expression.split(".")
-    obj = NAMES[head]
-    for attr in rest:
-        obj = getattr(obj, attr)
-    return obj
+def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 def test_the_table_lists_the_chapters_source_views():
@@ -84,13 +68,13 @@ def test_the_table_lists_the_chapters_source_views():
 
 @pytest.mark.parametrize("expression, go, path", SOURCE_VIEWS, ids=[row[0] for row in SOURCE_VIEWS])
 def test_each_source_view_shows_the_go_its_prose_names(expression, go, path):
-    view = SourceView(resolve(expression))
+    view = SourceView(resolve(expression, NAMES))
     assert (view.anchor.go, view.anchor.path) == (go, path)
 
 
 @pytest.mark.parametrize("expression, steps", STEPS, ids=[row[0] for row in STEPS])
 def test_the_python_takes_the_steps_the_prose_names_in_its_order(expression, steps):
-    lines = SourceView(resolve(expression)).python_lines
+    lines = SourceView(resolve(expression, NAMES)).python_lines
     at = []
     for step in steps:
         found = [i for i, line in enumerate(lines) if step in line]

@@ -30,7 +30,8 @@ STYLE = """<style>
 .ksched-note {margin: 4px 0; color: #444; font: 13px sans-serif;}
 .ksched-runtime {margin: 2px 0; color: #555; font: 12px sans-serif;}
 .ksched-head {font: 13px sans-serif; margin: 2px 0;}
-.ksched-board {display: flex; gap: 8px; align-items: flex-start;}
+.ksched-board {display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start;}
+.jupyter-widgets[class*="ksched-"] .widget-html-content {min-width: 0; max-width: 100%; overflow-x: auto;}
 .ksched-lane {min-width: 130px; border: 1px solid #ccc; border-radius: 4px; padding: 3px;}
 .ksched-lane h4 {margin: 0 0 3px 0; font: bold 12px sans-serif;}
 .ksched-pod {display: block; font: 12px monospace; padding: 1px 4px; margin: 1px 0; background: #f3f3f3;

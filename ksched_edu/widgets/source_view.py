@@ -96,7 +96,7 @@ def python_source(obj: Any, max_lines: int = MAX_PYTHON_LINES) -> tuple[list[str
         lines = _declaration_and_fields(obj, lines)
     if len(lines) > max_lines:
         lines = lines[:max_lines] + [f"# … {len(lines) - max_lines} more lines"]
-    path = Path(inspect.getsourcefile(obj) or "?")
+    path = Path(inspect.getsourcefile(inspect.unwrap(obj)) or "?")
     parts = path.parts
     name = "/".join(parts[parts.index("ksched_edu"):]) if "ksched_edu" in parts else path.name
     return lines, first, name

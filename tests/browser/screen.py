@@ -90,6 +90,7 @@ class Observation:
     errors: list[str] = field(default_factory=list)  # console errors and page errors
     views: list[dict[str, Any]] = field(default_factory=list)
     buttons: list[dict[str, Any]] = field(default_factory=list)
+    wide: list[dict[str, Any]] = field(default_factory=list)  # tables shown past the notebook's right edge
     roots: dict[int, list[list[str]]] = field(default_factory=dict)  # cell -> classes of each widget root
     steps: dict[int, str] = field(default_factory=dict)  # cell -> the step its metadata names
     toggled: list[dict[str, Any]] = field(default_factory=list)  # cell, and the view it opened (or why not)
@@ -161,6 +162,24 @@ BUTTONS_JS = _js("""() => {""" + _COMMON_JS + """
   return [...found].filter(b => b.closest('.jupyter-widgets') && b.getClientRects().length > 0 && b.clientWidth > 0)
     .map(b => ({cell: cellOf(b), label: (b.textContent.trim() || b.title || b.getAttribute('aria-label') || ''),
                 scroll_width: b.scrollWidth, client_width: b.clientWidth}));
+}""")
+
+# Every table of a widget output, judged by the box that shows it: the nearest scrolling box around
+# it inside the output, or the table itself. A learner cannot read what lies past the notebook's edge.
+WIDE_JS = _js("""() => {""" + _COMMON_JS + """
+  const edge = Math.min(scroller.getBoundingClientRect().right, window.innerWidth);
+  const wide = [];
+  for (const table of document.querySelectorAll('$NB .jp-OutputArea-output .jupyter-widgets table')) {
+    if (table.getClientRects().length === 0) continue;
+    let shown = table;
+    for (let e = table.parentElement; e && !e.classList.contains('jp-OutputArea-output'); e = e.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(e).overflowX)) { shown = e; break; }
+    }
+    const r = shown.getBoundingClientRect();
+    if (r.right > edge + 1) wide.push({cell: cellOf(table), right: r.right, edge,
+                                       text: table.textContent.trim().slice(0, 60)});
+  }
+  return wide;
 }""")
 
 # Cell -> the CSS classes of each widget output's root element.
@@ -386,6 +405,7 @@ class Screen:
             phase("drawn")
             obs.roots = {int(cell): roots for cell, roots in page.evaluate(ROOTS_JS).items()}
             obs.buttons = page.evaluate(BUTTONS_JS)
+            obs.wide = page.evaluate(WIDE_JS)
             outputs = page.locator(f"{NB} .jp-OutputArea-output")
             seen: dict[str, int] = {}
             for index, cell, kind in page.evaluate(SHOTS_JS):

@@ -99,6 +99,8 @@ def test_what_the_learner_sees(observe, notebook: str) -> None:
     problems += [f"cell {b['cell']}: the label of button {b['label']!r} is cut "
                  f"({b['scroll_width']} px of text in {b['client_width']} px)"
                  for b in obs.buttons if b["scroll_width"] > b["client_width"]]
+    problems += [f"cell {w['cell']}: a table ({w['text']!r}...) runs past the notebook's edge "
+                 f"(x={w['right']:.0f} > {w['edge']:.0f}) with no sideways scroll of its own" for w in obs.wide]
     problems += obs.errors
     assert not problems, f"{notebook}:\n" + "\n".join(problems)
 

@@ -53,7 +53,7 @@ def test_source_views_show_the_fixture_checkout(browser_page, chromium_path, tmp
     assert shown, "chapter 00 shows no SourceView"
     for link, code, status in shown:
         expect_fixture_lines(link, code, status)
-    assert point == "QueueSort"
+    assert point == "Score"  # chapter 00's stepper opens at the step its figure draws
     expect_fixture_lines(*in_stepper)
-    assert "(*frameworkImpl).QueueSortFunc" in in_stepper[1]
-    assert "Framework.queue_sort_func" in python_head
+    assert "(*frameworkImpl).RunScorePlugins" in in_stepper[1]
+    assert "Framework.run_score_plugins" in python_head

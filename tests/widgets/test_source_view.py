@@ -223,3 +223,12 @@ def test_a_class_shows_its_declaration_and_fields_and_names_its_methods(cls_path
     if last_field is not None:
         fields = [line for line in view.python_lines if line.startswith(last_field)]
         assert fields, f"{last_field!r} is not among the fields shown"
+
+
+def test_a_decorated_function_names_its_own_file() -> None:
+    """@metrics.observed wraps run_score_plugins: the view names runtime.py, where its lines are."""
+    from ksched_edu.framework.runtime import Framework
+
+    view = SourceView(Framework.run_score_plugins)
+    assert view.python_file == "ksched_edu/framework/runtime.py"
+    assert view.python_lines[0].lstrip().startswith("@ports(")

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
-from ksched_edu.anchors import upstream
 from ksched_edu.framework.plugins.nodeunschedulable.node_unschedulable import NodeUnschedulable
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
-from tests.chapter_views import offline_sources
+from tests.chapter_views import assert_beside_its_go, offline_sources
 
 pytestmark = pytest.mark.ch02
 
@@ -36,9 +35,4 @@ def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
 
 @pytest.mark.parametrize("obj, path, go", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])
 def test_each_source_view_stands_beside_its_go(offline: None, obj: Any, path: str, go: str) -> None:
-    pytest.importorskip("ipywidgets")
-    from ksched_edu.widgets import SourceView
-
-    view = SourceView(obj)
-    assert view.anchor == upstream(obj)
-    assert (view.anchor.path, view.anchor.go) == (path, go)
+    assert_beside_its_go(obj, path, go)

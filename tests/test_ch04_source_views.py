@@ -17,19 +17,14 @@ from pathlib import Path
 import pytest
 
 from ksched_edu import schedule_one
-from ksched_edu.api.loader import load_cluster
-from ksched_edu.config.loader import load_config_data
 from ksched_edu.framework.interface import Status
 from ksched_edu.framework.plugins.helper.normalize_score import default_normalize_score
-from ksched_edu.framework.plugins.registry import new_in_tree_registry
 from ksched_edu.framework.plugins.tainttoleration.taint_toleration import TaintToleration
 from ksched_edu.framework.preemption import Evaluator
-from ksched_edu.framework.runtime import Framework, merge_registries
-from ksched_edu.resources import data_path
-from ksched_edu.sim.simulation import Simulation
+from ksched_edu.framework.runtime import Framework
 from ksched_edu.trace import CycleEvent, Recorder
 from ksched_edu.widgets import SourceView
-from tests.chapter_views import resolve, source_view_expressions
+from tests.chapter_views import one_plugin_simulation, resolve, source_view_expressions
 
 pytestmark = pytest.mark.ch04
 
@@ -85,23 +80,11 @@ class Broken:
         return Status.as_status("disk read failed") if node_info.name == "n3" else None
 
 
-BROKEN_CONFIG = """
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    multiPoint:
-      enabled:
-      - name: Broken
-"""
 
 
 def test_the_filter_trace_holds_each_plugins_own_status_before_the_runtime_wraps_it():
     rec = Recorder()
-    registry = merge_registries(new_in_tree_registry(), {"Broken": lambda args, handle: Broken(handle)})
-    sim = Simulation(load_cluster(data_path("clusters/three-nodes.yaml")), load_config_data(BROKEN_CONFIG), seed=1,
-                     recorder=rec, registry=registry)
+    sim = one_plugin_simulation("Broken", Broken, ["clusters/three-nodes.yaml"], rec)
     sim.scheduler.schedule_one()
     broken = {e.node: (e.code, e.reasons) for e in rec.plugin_events(cycle=1, point="Filter") if e.plugin == "Broken"}
     # The trace: what the plugin returned, on each node it ran on (n1, then n3, where the search ends).

@@ -20,16 +20,11 @@ from pathlib import Path
 import pytest
 
 from ksched_edu import schedule_one
-from ksched_edu.api.loader import load_cluster
-from ksched_edu.config.loader import load_config_data
 from ksched_edu.framework.interface import Status
-from ksched_edu.framework.plugins.registry import new_in_tree_registry
-from ksched_edu.framework.runtime import Framework, merge_registries
-from ksched_edu.resources import data_path
-from ksched_edu.sim.simulation import Simulation
+from ksched_edu.framework.runtime import Framework
 from ksched_edu.trace import BindEvent, Recorder
 from ksched_edu.widgets import SourceView
-from tests.chapter_views import offline_sources, resolve, source_view_expressions
+from tests.chapter_views import offline_sources, one_plugin_simulation, resolve, source_view_expressions
 
 pytestmark = pytest.mark.ch05
 
@@ -107,23 +102,11 @@ class FailOnce:
         return None
 
 
-CONFIG = """
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: default-scheduler
-  plugins:
-    multiPoint:
-      enabled:
-      - name: FailOnce
-"""
 
 
 def test_the_prebind_trace_holds_the_plugins_status_and_the_pod_the_wrapped_one():
     rec = Recorder()
-    registry = merge_registries(new_in_tree_registry(), {"FailOnce": lambda args, handle: FailOnce(handle)})
-    cluster = load_cluster([data_path("clusters/three-nodes.yaml"), data_path("workloads/permit-pods.yaml")])
-    sim = Simulation(cluster, load_config_data(CONFIG), seed=1, recorder=rec, registry=registry)
+    sim = one_plugin_simulation("FailOnce", FailOnce, ["clusters/three-nodes.yaml", "workloads/permit-pods.yaml"], rec)
     sim.run(until=1.0)  # after the failure, before the retry (the first backoff is 1 s, flushed at t=2 s)
     failed = [e for e in rec.plugin_events(point="PreBind") if e.plugin == "FailOnce" and e.code != "Success"]
     assert [(e.pod, e.code, e.reasons) for e in failed] == [

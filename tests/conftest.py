@@ -26,3 +26,11 @@ def gang_timeout_sim():
 def gang_sim():
     """data/workloads/gang.yaml under data/configs/coscheduling.yaml, run until quiescent."""
     return gang_cluster("coscheduling.yaml")
+
+
+@pytest.fixture
+def offline_go(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    """No checkout and no download: a SourceView shows its permalink, as in a chapter's run."""
+    from tests.chapter_views import offline_sources
+
+    offline_sources(monkeypatch, tmp_path / "cache")

@@ -9,14 +9,8 @@ import pytest
 
 from ksched_edu.anchors import upstream
 from ksched_edu.schedule_one import schedule_one
-from tests.chapter_views import offline_sources
 
-pytestmark = pytest.mark.ch00
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    offline_sources(monkeypatch, tmp_path / "cache")
+pytestmark = [pytest.mark.ch00, pytest.mark.usefixtures("offline_go")]
 
 
 def test_the_source_view_of_schedule_one_stands_beside_schedule_one_go() -> None:

@@ -18,7 +18,7 @@ from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
 from ksched_edu.profile import new_map
 from ksched_edu.scheduler import Scheduler
 from ksched_edu.sim.simulation import Simulation
-from tests.chapter_views import assert_beside_its_go, offline_sources
+from tests.chapter_views import assert_beside_its_go
 
 pytestmark = pytest.mark.ch01
 
@@ -54,11 +54,6 @@ SOURCE_VIEWS = [
 ]
 
 
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    offline_sources(monkeypatch, tmp_path / "cache")
-
-
 @pytest.mark.parametrize("obj, path, go", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])
-def test_each_source_view_stands_beside_its_go(offline: None, obj: Any, path: str, go: str) -> None:
+def test_each_source_view_stands_beside_its_go(offline_go: None, obj: Any, path: str, go: str) -> None:
     assert_beside_its_go(obj, path, go)

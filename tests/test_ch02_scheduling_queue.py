@@ -11,7 +11,7 @@ import pytest
 
 from ksched_edu.framework.plugins.nodeunschedulable.node_unschedulable import NodeUnschedulable
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
-from tests.chapter_views import assert_beside_its_go, offline_sources
+from tests.chapter_views import assert_beside_its_go
 
 pytestmark = pytest.mark.ch02
 
@@ -28,11 +28,6 @@ SOURCE_VIEWS = [
 ]
 
 
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    offline_sources(monkeypatch, tmp_path / "cache")
-
-
 @pytest.mark.parametrize("obj, path, go", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])
-def test_each_source_view_stands_beside_its_go(offline: None, obj: Any, path: str, go: str) -> None:
+def test_each_source_view_stands_beside_its_go(offline_go: None, obj: Any, path: str, go: str) -> None:
     assert_beside_its_go(obj, path, go)

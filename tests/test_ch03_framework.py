@@ -15,7 +15,6 @@ from ksched_edu.anchors import upstream
 from ksched_edu.framework.plugins.volumebinding.volume_binding import VolumeBinding
 from ksched_edu.framework.runtime import Framework
 from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
-from tests.chapter_views import offline_sources
 
 pytestmark = pytest.mark.ch03
 
@@ -31,13 +30,8 @@ SOURCE_VIEWS = [
 ]
 
 
-@pytest.fixture
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    offline_sources(monkeypatch, tmp_path / "cache")
-
-
 @pytest.mark.parametrize("obj, path, go, start", SOURCE_VIEWS, ids=[row[2] for row in SOURCE_VIEWS])
-def test_each_source_view_stands_beside_its_go(offline: None, obj: Any, path: str, go: str,
+def test_each_source_view_stands_beside_its_go(offline_go: None, obj: Any, path: str, go: str,
                                                 start: Optional[int]) -> None:
     pytest.importorskip("ipywidgets")
     from ksched_edu.widgets import SourceView

@@ -24,9 +24,9 @@ from ksched_edu.framework.interface import Status
 from ksched_edu.framework.runtime import Framework
 from ksched_edu.trace import BindEvent, Recorder
 from ksched_edu.widgets import SourceView
-from tests.chapter_views import offline_sources, one_plugin_simulation, resolve, source_view_expressions
+from tests.chapter_views import one_plugin_simulation, resolve, source_view_expressions
 
-pytestmark = pytest.mark.ch05
+pytestmark = [pytest.mark.ch05, pytest.mark.usefixtures("offline_go")]
 
 CHAPTER = Path(__file__).resolve().parents[1] / "notebooks" / "05_binding_cycle.ipynb"
 SCHEDULE_ONE_GO = "pkg/scheduler/schedule_one.go"
@@ -50,11 +50,6 @@ STEPS = [
                                         'running PreBind plugin']),
     ("Framework.run_pre_bind_plugin", ["pl.pre_bind(", 'self._trace("PreBind"', "return status"]),
 ]
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    offline_sources(monkeypatch, tmp_path / "cache")
 
 
 def test_the_table_lists_the_chapters_source_views():

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from ksched_edu.widgets import at_class
+
 from .conftest import Lab
 
 VIEWPORT = {"width": 1366, "height": 768}
@@ -41,11 +43,6 @@ WIDGETS_DRAWN_S = 20.0  # after the last cell: every widget output drawn, every 
 # under the Python it is at least this share of its output area's width.
 SIDE_BY_SIDE_MIN_SHARE = 0.40
 STACKED_MIN_SHARE = 0.90
-
-
-def at_class(step: str) -> str:
-    """The CSS class a stepping widget's root element carries when it stands at ``step``."""
-    return "ksched-at-" + re.sub(r"[^A-Za-z0-9_-]", "-", step)
 
 
 def cell_steps(notebook: Path) -> dict[int, str]:

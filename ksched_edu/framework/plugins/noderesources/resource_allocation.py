@@ -36,6 +36,11 @@ class ResourceAllocationScorer:
     resources: list[Any] = field(default_factory=list)
     # Read Requested (True) or NonZeroRequested (False) for cpu and memory.
     use_requested: bool = False
+    # Speed only: the resources are cpu and memory, in that order (see score).
+    _cpu_and_memory: bool = field(init=False, repr=False, compare=False, default=False)
+
+    def __post_init__(self) -> None:
+        self._cpu_and_memory = [r.name for r in self.resources] == [RESOURCE_CPU, RESOURCE_MEMORY]
 
     @ports("pkg/scheduler/framework/plugins/noderesources/resource_allocation.go", "(*resourceAllocationScorer).score", 48, 83)
     def score(self, pod: Pod, node_info: NodeInfo, pod_requests_list: list[int]) -> tuple[int, Optional[Status]]:
@@ -47,26 +52,24 @@ class ResourceAllocationScorer:
         if not self.resources:
             return 0, new_status(Code.Error, "resources not found")
 
-        requested: list[int] = []
-        allocatable: list[int] = []
-        # Speed only: cpu and memory, the resources of nearly every scorer, are read here as
-        # calculate_resource_allocatable_request reads them; any other resource goes through it.
-        requested_on_node = node_info.requested if self.use_requested else node_info.non_zero_requested
-        allocatable_on_node = node_info.allocatable
-        for res, pod_request in zip(self.resources, pod_requests_list):
-            name = res.name
-            if name == RESOURCE_CPU:
-                alloc, req = allocatable_on_node.milli_cpu, requested_on_node.milli_cpu + pod_request
-            elif name == RESOURCE_MEMORY:
-                alloc, req = allocatable_on_node.memory, requested_on_node.memory + pod_request
-            else:
-                alloc, req = self.calculate_resource_allocatable_request(node_info, name, pod_request)
-            # An extended resource the node lacks (or the pod does not ask for) is 0 in both
-            # lists, as upstream's untouched slot, and the scorer skips it.
+        if self._cpu_and_memory:
+            # Speed only: the two resources of nearly every scorer, read directly as
+            # calculate_resource_allocatable_request reads them (a node without one counts 0 for it).
+            on_node = node_info.requested if self.use_requested else node_info.non_zero_requested
+            alloc_cpu, alloc_memory = node_info.allocatable.milli_cpu, node_info.allocatable.memory
+            return self.scorer([on_node.milli_cpu + pod_requests_list[0] if alloc_cpu else 0,
+                                on_node.memory + pod_requests_list[1] if alloc_memory else 0],
+                               [alloc_cpu, alloc_memory]), None
+
+        requested = [0] * len(self.resources)
+        allocatable = [0] * len(self.resources)
+        for i, res in enumerate(self.resources):
+            alloc, req = self.calculate_resource_allocatable_request(node_info, res.name, pod_requests_list[i])
+            # Only fill the extended resource entry when it's non-zero.
             if alloc == 0:
-                req = 0
-            allocatable.append(alloc)
-            requested.append(req)
+                continue
+            allocatable[i] = alloc
+            requested[i] = req
 
         return self.scorer(requested, allocatable), None
 

@@ -355,10 +355,12 @@ def find_nodes_that_pass_filters(sched: "Scheduler", fwk: Framework, state: Cycl
             feasible_nodes.append(nodes[(sched.next_start_node_index + i) % num_all_nodes])
         return feasible_nodes, None
 
-    # upstream: the whole loop is the Filter extension point's duration (a deferred Observe).
+    # upstream times the whole loop, every node at once, as the Filter extension point's
+    # duration (framework_extension_point_duration_seconds, a deferred Observe: L627-634).
     observation = metrics.Observation(fwk, "Filter")
-    # upstream: Parallelizer().Until(checkNode), cancelled when one node more than needed
-    # passed or a plugin failed; with parallelism 1 that is this loop, node by node.
+    # upstream: fwk.Parallelizer().Until(checkNode), client-go's workqueue.ParallelizeUntil on
+    # `parallelism` goroutines, cancelled when one node more than needed passed or a plugin
+    # failed; with parallelism 1 that is this loop, node by node.
     for i in range(num_all_nodes):
         # Start where the previous cycle stopped: every node gets the same chance.
         node_info = nodes[(sched.next_start_node_index + i) % num_all_nodes]

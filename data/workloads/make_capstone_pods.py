@@ -1,4 +1,4 @@
-"""Write capstone-pods.yaml: the pending pods of chapter 10, for data/clusters/zones-100.yaml.
+"""Write capstone-pods.yaml: the pending pods of chapter 11, for data/clusters/zones-100.yaml.
 
 Deterministic (no randomness): 60 ``shop`` pods that ask, by label, to run in
 zone-a (6 CPU, 12Gi each: one fits on an 8-CPU node, two on a 16-CPU one, so
@@ -35,7 +35,7 @@ def main() -> None:
     for i in range(PER_KIND):
         docs.append(pod(f"shop-{i:02d}", "shop", "6", "12Gi", zone="zone-a"))
         docs.append(pod(f"batch-{i:02d}", "batch", "1", "2Gi"))
-    header = ("# Pending pods for chapter 10, to load with data/clusters/zones-100.yaml;\n"
+    header = ("# Pending pods for chapter 11, to load with data/clusters/zones-100.yaml;\n"
               "# written by make_capstone_pods.py, do not edit.\n")
     out = Path(__file__).with_name("capstone-pods.yaml")
     out.write_text(header + yaml.safe_dump_all(docs, sort_keys=False))

@@ -13,6 +13,7 @@ PermitEvents of the trace.
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Optional
 
 from ksched_edu.exercises import core
@@ -47,6 +48,11 @@ def _seconds(seconds: Optional[float]) -> float:
     return core.TIME_LIMIT_SECONDS if seconds is None else seconds
 
 
+def _time_left(deadline: float) -> float:
+    """What is left of one check's wall-clock limit: every call of learner code shares it."""
+    return max(0.05, deadline - time.monotonic())
+
+
 def check_team_permit(factory: Any, seconds: Optional[float] = None) -> bool:
     """Does ``factory(args, handle)`` build a Permit plugin that lets team pods through and rejects the rest?"""
     from ksched_edu.api.loader import load_cluster
@@ -56,16 +62,16 @@ def check_team_permit(factory: Any, seconds: Optional[float] = None) -> bool:
     from ksched_edu.sim.simulation import Simulation
     from ksched_edu.trace import PermitEvent, Recorder
 
-    limit = _seconds(seconds)
+    deadline = time.monotonic() + _seconds(seconds)
     if is_unanswered(factory) or not callable(factory):
         return failed("no plugin factory yet.", hint="define `def new_team_permit(args, handle): return TeamPermit()`.")
-    ok, plugin = call_answer(factory, None, None, seconds=limit)
+    ok, plugin = call_answer(factory, None, None, seconds=_time_left(deadline))
     if not ok and isinstance(plugin, NotImplementedError):
         return failed("the factory is not written yet.", hint="return a TeamPermit object from new_team_permit.")
     if not ok:
         return failed(f"the factory failed: {describe_exception(plugin)}",
                       hint="the factory takes (args, handle) and returns the plugin object.")
-    name = _plugin_name(plugin, limit)
+    name = _plugin_name(plugin, _time_left(deadline))
     if name != TEAM_PERMIT:
         return failed(f"the plugin's name() is {name!r}.", hint=f"name() must return {TEAM_PERMIT!r}.")
     if not callable(getattr(plugin, "permit", None)):
@@ -75,10 +81,10 @@ def check_team_permit(factory: Any, seconds: Optional[float] = None) -> bool:
     cluster = load_cluster([project_path(p) for p in TEAM_CLUSTER])
     rec = Recorder()
     ok, sim = call_answer(Simulation, cluster, load_config_data(_TEAM_CONFIG), seed=0, registry=registry,
-                          recorder=rec, seconds=limit)
+                          recorder=rec, seconds=_time_left(deadline))
     if not ok:
         return failed(f"the scheduler could not start with your plugin: {describe_exception(sim)}", hint=PERMIT_HINT)
-    stopped = run_learner_simulation(sim, until=VIRTUAL_SECONDS, seconds=limit)
+    stopped = run_learner_simulation(sim, until=VIRTUAL_SECONDS, seconds=_time_left(deadline))
     errors = cycle_errors(rec)
     if errors:
         return failed(f"a scheduling cycle ended in an Error: {errors[0]}",
@@ -213,8 +219,16 @@ def check_first_failure_queues(predicted: Any) -> bool:
     return _verdict_on_pod_predictions(
         predicted, first_failure_queues, QUEUE_NAMES, hint=hint, kind="queue", kinds="queue names",
         choices_hint='use "backoffQ" or "unschedulablePods".',
-        named=lambda predicted, actual: f"you named {sorted(predicted)}; the pods that failed are {len(actual)}.",
-        names_hint="which pods can never fit? name each of them, as namespace/name.", sep=" → ")
+        named=_named_failures, names_hint="which pods can never fit? name each of them, as namespace/name.",
+        sep=" → ")
+
+
+def _named_failures(predicted: dict, actual: dict) -> str:
+    """What is wrong with the pods a prediction names, without telling which pods failed."""
+    short = sorted(str(pod) for pod in predicted if "/" not in str(pod))
+    if short:
+        return f"{short} are not namespace/name keys (a pod of this scenario is named like default/a)."
+    return f"you named {sorted(predicted)}: not the pods that failed."
 
 
 # --- exercise 4: how does each wait at Permit end? ----------------------------------------------

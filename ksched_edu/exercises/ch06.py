@@ -6,7 +6,9 @@ of ``two-profiles.yaml`` fills with the chapter's six pods when each asks for
 the pods on its ``packer`` profile (a misspelled strategy type, key or plugin
 name in NodeResourcesFit's pluginConfig is named as such in the hint, with the
 closest right spelling); ``check_gpus_held_at_permit`` and
-``check_largest_min_member`` read the gang of section 5 off the scheduler.
+``check_late_member`` read the gang of section 5 off the scheduler: the GPUs
+its waiting members hold, and when its members are bound once the last one
+is created late.
 """
 from __future__ import annotations
 
@@ -65,13 +67,16 @@ def check_nodes_used(predicted: Any) -> bool:
         want = len(nodes_used(config, profile, cpu=BIG_POD_CPU) or ())
         if said != want:
             if profile == "default-scheduler":
-                hint = ("LeastAllocated scores the emptiest node highest, so each pod goes where the others are not; "
-                        "there are four nodes.")
+                hint = ("LeastAllocated scores a node by the share of it left free once the pod is on it "
+                        "(leastRequestedScore, noderesources/least_allocated.go L52-61 in v1.30.4): where does each "
+                        "next pod go, and when does that stop?")
             elif said == 1:
-                hint = "a node has 4 CPUs: how many pods of 1500m fit on it? MostAllocated fills one, then the next."
+                hint = ("a node has 4 CPUs: how many pods of 1500m fit on it? MostAllocated fills one, then the next "
+                        "(mostRequestedScore, noderesources/most_allocated.go L54-65 in v1.30.4).")
             else:
-                hint = ("MostAllocated scores the fullest node highest, so each pod joins the others until the "
-                        "node has no room for 1500m more.")
+                hint = ("MostAllocated scores the fullest node highest (mostRequestedScore, noderesources/"
+                        "most_allocated.go L54-65 in v1.30.4), so each pod joins the others until the node has no "
+                        "room for 1500m more.")
             return failed(f"{profile}: you said {said!r}.", hint=hint)
     return passed(f"with 1500m pods, default-scheduler spreads the six over {predicted['default-scheduler']} nodes; "
                   f"binpacking fills {predicted['binpacking']}, two pods each.")
@@ -222,22 +227,28 @@ COSCHEDULING_CONFIGS = ("coscheduling-permit-only.yaml", "coscheduling.yaml")
 
 
 def gang_simulation(config: str, *, only_the_gang: bool = True, min_member: Optional[int] = None,
-                    recorder: Any = None) -> Any:
+                    late: Optional[tuple[str, float]] = None, recorder: Any = None) -> Any:
     """gang.yaml on gpu-six.yaml under data/configs/``config``, with Coscheduling in the registry.
 
     ``only_the_gang`` keeps the PodGroup's members only (no web pods, no node joining
-    at t=60 s); ``min_member`` overrides the PodGroup's minMember; ``recorder`` traces it.
+    at t=60 s); ``min_member`` overrides the PodGroup's minMember; ``late`` = (member,
+    seconds) creates that member at that virtual time instead of t=0; ``recorder`` traces it.
     """
     from ksched_edu.config.loader import load_config
     from ksched_edu.framework.plugins.registry import new_registry_with_out_of_tree
     from ksched_edu.sim.simulation import Simulation
-    from ksched_edu.sim.workload import Workload, load_workload
+    from ksched_edu.sim.workload import Workload, WorkloadEvent, load_workload
     from ksched_edu.trace import NULL_RECORDER
 
     workload = load_workload([project_path(GPU_SIX), project_path(GANG)])
     if only_the_gang:
         workload = Workload(workload.initial,
                             [e for e in workload.events if e.obj.metadata.name.startswith("train")])
+    if late is not None:
+        name, at = late
+        events = [WorkloadEvent(at, e.action, e.obj) if e.obj.metadata.name == name else e for e in workload.events]
+        events.sort(key=lambda e: (e.at, e.action == "delete"))  # as load_workload orders them
+        workload = Workload(workload.initial, events)
     if min_member is not None:
         for group in workload.initial.extra.get("PodGroup", []):  # the manifest, as loaded
             group["spec"]["minMember"] = min_member
@@ -262,6 +273,24 @@ def gpus_held_at_permit(config: str, at: float = 10.0, min_member: Optional[int]
 HELD_MIN_MEMBER = 7
 
 
+def _held_hint(config: str, said: Any) -> str:
+    """What to read in the Go for a wrong number of held GPUs (never the number itself)."""
+    if config == COSCHEDULING_CONFIGS[1]:
+        return ("read Coscheduling's PostFilter (coscheduling.go L161-184 at 37b7888a): it leaves the waiting members "
+                "alone when minMember members already hold a node, or when the missing share "
+                "(minMember - assigned) / minMember is at most 10%; otherwise it rejects every waiting member. "
+                "Work that share out for minMember 7.")
+    if said == 0:
+        return ("with Permit alone nothing ends a wait early: each waiting member keeps its GPU until its wait runs out "
+                "(the PodGroup's scheduleTimeoutSeconds, coscheduling.go L218-220 at 37b7888a), 30 s here.")
+    if said >= HELD_MIN_MEMBER:
+        return ("a member holds a GPU at Permit only once Filter found it a node and it was assumed there; Permit then "
+                "answers Wait while fewer than minMember members hold a node (core.go L223-242, coscheduling.go "
+                "L215-223 at 37b7888a). Can every member get a GPU on gpu-six.yaml?")
+    return ("every member that gets a node is assumed there and waits at Permit holding its GPU (core.go L223-242, "
+            "coscheduling.go L215-223 at 37b7888a): count how many members gpu-six.yaml has room for, one GPU each.")
+
+
 def check_gpus_held_at_permit(predicted: Any) -> bool:
     """``predicted``: {configuration file: GPUs held at t=10 s by train's waiting members, minMember 7}."""
     if is_unanswered(predicted) or not isinstance(predicted, dict):
@@ -275,35 +304,60 @@ def check_gpus_held_at_permit(predicted: Any) -> bool:
             return failed(f"{config}: {said!r} is not a number of GPUs.", hint="write whole numbers, like 3.")
         held = gpus_held_at_permit(config, min_member=HELD_MIN_MEMBER)
         if said != held:
-            if config == COSCHEDULING_CONFIGS[0]:
-                hint = ("six members fit and wait for a seventh that never comes; without PostFilter nothing "
-                        "releases them before their timeout (30 s).")
-            else:
-                hint = ("Coscheduling's PostFilter keeps the waiting members only when the group is within 10% of "
-                        "its quorum: is (7 - 6) / 7 at most 10%?")
-            return failed(f"{config}: you said {said!r}.", hint=hint)
+            return failed(f"{config}: you said {said!r}.", hint=_held_hint(config, said))
     return passed(f"with minMember {HELD_MIN_MEMBER}, at t=10 s the waiting members hold "
                   f"{predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone and "
                   f"{predicted[COSCHEDULING_CONFIGS[1]]} with PostFilter: 1 missing of 7 is more than 10%.")
 
 
-def gang_starts_at_once(min_member: int) -> bool:
-    """Under coscheduling.yaml, do at least ``min_member`` members of train bind in the first second?"""
-    sim = gang_simulation(COSCHEDULING_CONFIGS[1], min_member=min_member)
-    sim.run(until=1.0)
-    return sum(1 for p in sim.placements() if p.node) >= min_member
+# Exercise 4 creates this member of train at this virtual time, after gpu-3 joined (t=60 s).
+LATE_MEMBER = ("train-7", 90.0)
+# Where to read, in scheduler-plugins' pkg/coscheduling at 37b7888a.
+_PREFILTER = "core.go L172-182"
+_PERMIT_FIRST = "core.go L230-240, then coscheduling.go L222-223 and ActivateSiblings, core.go L115-155"
 
 
-def check_largest_min_member(min_member: Any) -> bool:
-    """``min_member``: the largest minMember with which train starts at once on the six free GPUs."""
-    if is_unanswered(min_member) or isinstance(min_member, bool) or not isinstance(min_member, int):
-        return failed("no answer yet.", hint="write a whole number: the PodGroup's minMember.")
-    if min_member < 1:
-        return failed(f"minMember {min_member} is refused by the API server.", hint="minMember is at least 1.")
-    if not gang_starts_at_once(min_member):
-        return failed(f"with minMember {min_member} the gang does not start: too few GPUs are free.",
-                      hint="count the free GPUs of gpu-six.yaml (the notebook pod holds two).")
-    if gang_starts_at_once(min_member + 1):
-        return failed(f"minMember {min_member} works, but so does {min_member + 1}.", hint="look for the largest.")
-    return passed(f"with minMember {min_member} the first {min_member} members bind at once; "
-                  f"{min_member + 1} would need a GPU the cluster does not have.")
+def all_bound_at(late: tuple[str, float] = LATE_MEMBER) -> Optional[float]:
+    """The virtual time at which the last member of train is bound under coscheduling.yaml, with the whole
+    of gang.yaml (web pods, gpu-3 at t=60 s) and ``late`` = (member, seconds); None if one never is."""
+    from ksched_edu.trace import BindEvent, Recorder
+
+    sim = gang_simulation(COSCHEDULING_CONFIGS[1], only_the_gang=False, late=late, recorder=Recorder()).run()
+    members = [p for p in sim.placements() if p.pod.split("/")[1].startswith("train-")]
+    if not members or any(not p.node for p in members):
+        return None
+    bound = {e.pod: e.time for e in sim.recorder.of(BindEvent) if e.kind == "bound"}
+    return max(bound[p.pod] for p in members)
+
+
+def _late_hint(said: float, truth: float) -> str:
+    name, at = LATE_MEMBER
+    if said < at:
+        return (f"until {name} is created the group has seven pods: read what PreFilter does while a group has fewer "
+                f"than minMember pods ({_PREFILTER}), and whether a node joining moves a refused member "
+                "(Coscheduling's EventsToRegister, coscheduling.go L105-114).")
+    if said > truth and said >= 300:
+        return (f"the 5-minute flush is not needed here: read what Permit does for the first member that waits "
+                f"({_PERMIT_FIRST}) and what that does to the seven refused members.")
+    return (f"something happens in {name}'s own scheduling cycle: is the group backed off (PostFilter backs it off only "
+            "when it has minMember pods, coscheduling.go L186-193)? Then read what Permit does for the first member "
+            f"that waits ({_PERMIT_FIRST}).")
+
+
+def check_late_member(predicted: Any) -> bool:
+    """``predicted``: the time, in seconds, at which all eight members of train are bound under
+    coscheduling.yaml when train-7 is created at t=90 s (the whole of gang.yaml otherwise)."""
+    import math
+
+    name, at = LATE_MEMBER
+    if is_unanswered(predicted):
+        return failed("no answer yet.", hint="write a number of seconds, like 42.")
+    if isinstance(predicted, bool) or not isinstance(predicted, (int, float)):
+        return failed(f"{predicted!r} is not a time.", hint="write a number of seconds, like 42.")
+    truth = all_bound_at()
+    if truth is None:  # the data changed under the exercise
+        return failed("the gang did not bind in this run.", hint="check data/workloads/gang.yaml.")
+    if math.isnan(predicted) or abs(predicted - truth) >= 1:
+        return failed(f"you said t={predicted:g} s.", hint=_late_hint(float(predicted), truth))
+    return passed(f"all eight bound at t={truth:g} s: {name}'s Permit found no member of its group with a node, so it "
+                  "asked for the seven refused members to be moved to activeQ, and each of them then fit.")

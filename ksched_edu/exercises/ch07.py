@@ -77,6 +77,9 @@ def dropped_by(event: Any) -> dict[str, str]:
 MIN_CANDIDATE_NODES_PERCENTAGE = 25
 MIN_CANDIDATE_NODES_ABSOLUTE = 40
 NUM_NODES_ASKED = (30, 100, 1000)
+# Where to read (kubernetes v1.30.4, pkg/scheduler/framework/...).
+_NUM_CANDIDATES_GO = "calculateNumCandidates, plugins/defaultpreemption/default_preemption.go L111-120"
+_PICK_GO = "pickOneNodeForPreemption, preemption/preemption.go L454-540"
 
 
 def check_num_candidates(predicted: Any) -> bool:
@@ -104,13 +107,13 @@ def check_num_candidates(predicted: Any) -> bool:
         if got != want:
             if got == defaults.calculate_num_candidates(num_nodes):
                 hint = (f"that is the default args' answer; here the args are {MIN_CANDIDATE_NODES_PERCENTAGE}% "
-                        f"and at least {MIN_CANDIDATE_NODES_ABSOLUTE}.")
+                        f"and at least {MIN_CANDIDATE_NODES_ABSOLUTE} ({_NUM_CANDIDATES_GO}).")
             elif num_nodes * MIN_CANDIDATE_NODES_PERCENTAGE // 100 < MIN_CANDIDATE_NODES_ABSOLUTE:
-                hint = (f"at least minCandidateNodesAbsolute ({MIN_CANDIDATE_NODES_ABSOLUTE}) candidates, "
-                        "but never more than the nodes.")
+                hint = (f"here the percentage gives fewer than minCandidateNodesAbsolute ({MIN_CANDIDATE_NODES_ABSOLUTE}), "
+                        f"which takes over, within a limit: read the two ifs of {_NUM_CANDIDATES_GO}.")
             else:
-                hint = (f"{MIN_CANDIDATE_NODES_PERCENTAGE}% of the nodes (minCandidateNodesPercentage), "
-                        f"but at least {MIN_CANDIDATE_NODES_ABSOLUTE}.")
+                hint = (f"{MIN_CANDIDATE_NODES_PERCENTAGE}% of the nodes (minCandidateNodesPercentage, integer "
+                        f"division), but at least {MIN_CANDIDATE_NODES_ABSOLUTE} ({_NUM_CANDIDATES_GO}).")
             return failed(f"for {num_nodes} nodes you said {got!r}.", hint=hint)
     shown = ", ".join(f"{n} nodes -> {predicted[n]}" for n in sorted(predicted))
     return passed(f"with {MIN_CANDIDATE_NODES_PERCENTAGE}% and at least {MIN_CANDIDATE_NODES_ABSOLUTE}, "
@@ -143,10 +146,12 @@ def check_dropped_by(predicted: Any) -> bool:
     for node in sorted(actual):
         if predicted[node] != actual[node]:
             if node == "n1" and predicted[node] == CRITERION_MIN_PDB_VIOLATIONS:
-                hint = ("with one disruption allowed, db-0 spends it and only db-1 would violate the PDB; "
-                        "violating pods are reprieved first, so which db pod is n1's victim, and does it violate?")
+                hint = ("with one disruption allowed, db-0 spends it and only db-1 would violate the PDB "
+                        "(filterPodsWithPDBViolation, plugins/defaultpreemption/default_preemption.go L295-341); "
+                        "violating pods are reprieved first (L215-221), so which db pod is n1's victim, and does "
+                        "it violate?")
             else:
-                hint = ("the rules run in order; a node leaves at the first rule where it is not best. "
+                hint = (f"the rules run in order; a node leaves at the first rule where it is not best ({_PICK_GO}). "
                         "Use the CRITERION_* names from ksched_edu.framework.preemption.")
             return failed(f"{node} was not dropped by {predicted[node]!r}.", hint=hint)
     victims = {c.node: ", ".join(p.split("/")[1] for p in c.victims) for c in event.candidates}
@@ -211,9 +216,10 @@ def check_make_n2_win(change: Any, seconds: Optional[float] = None) -> bool:
                       hint="a victim needs a lower priority than the preemptor's 10000.")
     if event.nominated_node != TARGET:
         return failed(f"preemption still nominates {event.nominated_node} ({event.decided_by}).",
-                      hint="n3 beats n2 at the rule 'lowest highest-priority victim' or later: make n3's victim "
-                           "more important than n2's victims (set spec.priority: the PriorityClass names were "
-                           "turned into numbers when the file was loaded).")
+                      hint=f"the rules of {_PICK_GO} run in order, and the one named above decided: n2 must beat "
+                           "the winner there or at an earlier rule. Which victims' priorities does each rule "
+                           "compare? (Set spec.priority: the PriorityClass names were turned into numbers when "
+                           "the file was loaded.)")
     placed = {p.pod: p.node for p in sim.placements()}
     return passed(f"preemption nominates {TARGET} ({event.decided_by}), evicts {', '.join(event.victims)}, "
                   f"and default/critical runs on {placed.get(PREEMPTOR)}.")

@@ -3,8 +3,8 @@
 ``check_best_pair`` schedules a 2-GPU job on a DGX-1 whose GPUs 0 and 2 are
 taken and reads, from the trace, which GPUs GPUTopology reserved; ``check_fast_links_only`` runs a
 learner's pod annotations through GPUTopology's Filter on every node of the
-GPU lab; ``check_idle_gpus`` counts, from the trace of the spreading run with
-job-7 asking for 4 GPUs instead of 8, the GPUs left idle at the end.
+GPU lab; ``check_big_job_first`` runs section 6's spreading run with job-7 moved to the front
+and reads, from the trace, the GPUs each node has free at the end.
 """
 from __future__ import annotations
 
@@ -95,6 +95,8 @@ def check_best_pair(answer: Any) -> bool:
     """Which two GPUs does GPUTopology give a 2-GPU job on a DGX-1 whose GPUs 0 and 2 are taken?"""
     if is_unanswered(answer):
         return failed("no answer yet.", hint="set `answer` to a pair of GPU ids, e.g. (0, 1).")
+    if not isinstance(answer, (list, tuple, set, frozenset)):
+        return failed(f"{answer!r} is not a pair of GPU ids.", hint="write two whole numbers, e.g. (0, 1).")
     try:
         guess = tuple(sorted(int(g) for g in answer))
     except (TypeError, ValueError):
@@ -119,13 +121,15 @@ def check_best_pair(answer: Any) -> bool:
     if theirs == ours and numa > 1:
         return failed(f"GPU{guess[0]}-GPU{guess[1]} is {theirs} too, but it spans {numa} NUMA nodes.",
                       hint="between pairs with the same links, the search prefers fewer NUMA nodes "
-                           "(see the CPU Affinity column of the matrix).")
+                           "(`Choice.key` in ksched_edu/gpu/search.py; the CPU Affinity column of the matrix).")
     if theirs == ours:
         return failed(f"GPU{guess[0]}-GPU{guess[1]} is {theirs} too, as fast as the plugin's pair.",
-                      hint="among equally good pairs (same links, same NUMA node count) the lowest ids win.")
+                      hint="among equally good pairs (same links, same NUMA node count) the search keeps the "
+                           "first it meets, and it tries the pairs in id order (`brute_force_best_subset` in "
+                           "ksched_edu/gpu/search.py, section 3).")
     return failed(f"GPU{guess[0]}-GPU{guess[1]} is joined by {theirs}; the plugin found a faster pair.",
-                  hint="look for NV2 among the free GPUs' rows of the matrix: the search wants the fastest "
-                       "slowest link.")
+                  hint="read the free GPUs' rows of the matrix: the search wants the fastest slowest link first "
+                       "(`Choice.key` in ksched_edu/gpu/search.py).")
 
 
 def _constraint_hint(annotations: dict[Any, Any]) -> str:
@@ -146,7 +150,7 @@ def _constraint_hint(annotations: dict[Any, Any]) -> str:
 
 def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
     """Do these annotations make a 4-GPU job feasible on the GPU lab's NVSwitch nodes, and only there?"""
-    from ksched_edu.gpu.plugins.gpu_topology import NAME
+    from ksched_edu.gpu.plugins.gpu_topology import MIN_BANDWIDTH_ANNOTATION, NAME
 
     if is_unanswered(annotations) or not isinstance(annotations, dict) or not annotations:
         return failed("no annotations yet.",
@@ -180,55 +184,78 @@ def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
                       + "; ".join(sorted({r for e in filters.values() for r in e.reasons})))
     extra = [n for n in feasible if n not in want]
     missing = [n for n in want if n not in feasible]
+    read_filter = ("GPUTopology's Filter (`GPUTopology.filter` in ksched_edu/gpu/plugins/gpu_topology.py) "
+                   "asks the subset search for a free set whose every pair meets the annotations")
     if extra:
+        if MIN_BANDWIDTH_ANNOTATION in {str(k) for k in annotations}:
+            return failed(f"{', '.join(extra)} also pass(es) the Filter.",
+                          hint=f"{read_filter}: find, in section 4's table, the slowest link of the best four "
+                               "GPUs of each node the job must not get, and compare it with your floor.")
         return failed(f"{', '.join(extra)} also pass(es) the Filter.",
-                      hint="NVLink alone lets the DGX-1 quad in (some of its pairs are NV1, 25 GB/s): ask for a "
-                           "minimum bandwidth between every pair instead.")
+                      hint=f"{read_filter}: NVLink between every pair is something the DGX-1's quads have too. "
+                           "What sets the NVSwitch nodes apart? Compare their slowest links in section 4's table "
+                           "with the DGX-1's.")
     return failed(f"{', '.join(missing)} should pass but is rejected: "
-                  f"{'; '.join(r for n in missing for r in filters[n].reasons)}",
-                  hint="an A100 pair is NV12 (300 GB/s), an H100 pair NV18 (450 GB/s): stay at or below 300.")
+                  f"{'; '.join(sorted({r for n in missing for r in filters[n].reasons}))}",
+                  hint=f"{read_filter}: the rejected node's best four GPUs do not meet it. Read that node's "
+                       "slowest link in section 4's table (and how `Link.bandwidth` in ksched_edu/gpu/links.py "
+                       "turns NV# into GB/s).")
 
 
-# Exercise 3: job-7 asks for this many GPUs instead of 8.
-SMALLER_BIG_JOB = 4
+# Exercise 3: section 6's spreading run with job-7 moved to the front of the queue.
 
 
-def idle_gpus_while_waiting(strategy: str = "Spread", big_job_gpus: Any = None) -> int:
-    """GPUs held by nobody at the end of the packing run (the trace's last allocations).
+def free_gpus_at_the_end(strategy: str = "Spread", big_job_first: bool = True) -> list[int]:
+    """The GPUs each node has free once the scheduler is done (largest first).
 
-    ``big_job_gpus``, when given, replaces job-7's request for 8 GPUs.
+    The pods arrive in the order of the cluster file; with ``big_job_first`` job-7 is moved in
+    front of the six small jobs. The free GPUs are read off the trace's last allocations
+    (GPUAllocationEvent).
     """
-    from ksched_edu.api.quantity import Quantity
     from ksched_edu.gpu.ledger import replay
 
     cluster = _cluster_with(PACKING)
-    if big_job_gpus is not None:
+    if big_job_first:
         job = next(p for p in cluster.pods if p.key == BIG_JOB)
-        for container in job.spec.containers:
-            for amounts in (container.resources.requests, container.resources.limits):
-                if "nvidia.com/gpu" in amounts:
-                    amounts["nvidia.com/gpu"] = Quantity(str(big_job_gpus))
+        cluster.pods.remove(job)
+        first_job = next(i for i, p in enumerate(cluster.pods) if not p.spec.node_name)
+        cluster.pods.insert(first_job, job)
     sim, rec = _run(cluster, strategy)
     steps = replay(rec.events)
-    held = sum(len(slots) for slots in steps[-1][1].values()) if steps else 0
-    total = sum(int(n.status.capacity["nvidia.com/gpu"].value()) for n in sim.cluster.nodes)
-    return total - held
+    held = steps[-1][1] if steps else {}
+    return sorted((int(n.status.capacity["nvidia.com/gpu"].value()) - len(held.get(n.metadata.name, {}))
+                   for n in sim.cluster.nodes), reverse=True)
 
 
-def check_idle_gpus(predicted: Any) -> bool:
-    """If job-7 asked for 4 GPUs instead of 8, how many GPUs would sit idle at the end of the spreading run?"""
-    if is_unanswered(predicted):
-        return failed("no prediction yet.", hint="set `predicted` to a whole number of GPUs.")
-    if isinstance(predicted, bool) or not isinstance(predicted, (int, float)):
-        return failed(f"{predicted!r} is not a number of GPUs.", hint="set `predicted` to a whole number, like 5.")
-    actual = idle_gpus_while_waiting("Spread", SMALLER_BIG_JOB)
-    if predicted == actual:
-        return passed(f"{actual} GPUs are idle: spreading had left 4 GPUs free on every node, so job-7's "
-                      f"{SMALLER_BIG_JOB} GPUs fit on one of them.")
-    if predicted == idle_gpus_while_waiting("Spread"):
-        return failed(f"{predicted} is the chapter's run, where job-7 waits for 8 GPUs.",
-                      hint="read the Spread panel of section 6's figure: how many GPUs does each node have free "
-                           "when job-7 arrives, and do 4 fit on one node?")
-    return failed(f"{predicted} is not the number of idle GPUs.",
-                  hint="3 nodes of 8 GPUs; the jobs ask for 2+1+4+1+2+2 GPUs, and job-7 now for 4: does it fit "
-                       "on one node?")
+_REPLAY_HINT = ("job-7 takes a whole idle node; then replay the six small jobs in their order, each on the node "
+                "whose GPUs are the least used after it (GPUTopology's Spread score, "
+                "`GPUTopology._score` in ksched_edu/gpu/plugins/gpu_topology.py, section 6).")
+
+
+def check_big_job_first(free: Any) -> bool:
+    """If job-7 arrived first in section 6's spreading run, how many GPUs would each node have free at the end?"""
+    if is_unanswered(free):
+        return failed("no prediction yet.", hint="set `free` to a list of three whole numbers, one per node, "
+                                                 "e.g. [8, 2, 0].")
+    if (not isinstance(free, (list, tuple)) or len(free) != 3
+            or any(isinstance(n, bool) or not isinstance(n, int) for n in free)):
+        return failed(f"{free!r} is not three numbers of GPUs.",
+                      hint="write a list of three whole numbers, one per node (any order), e.g. [8, 2, 0].")
+    guess = sorted(free, reverse=True)
+    actual = free_gpus_at_the_end("Spread")
+    if guess == actual:
+        return passed(f"the nodes end with {actual} GPUs free: job-7 took a whole node, and the six small jobs "
+                      "(12 GPUs) fit on the other two, so no job waits.")
+    if any(n < 0 or n > 8 for n in guess):
+        return failed(f"{free!r}: a node has between 0 and 8 GPUs free.", hint=_REPLAY_HINT)
+    if guess == free_gpus_at_the_end("Spread", big_job_first=False):
+        return failed(f"{free!r} is the chapter's run, where job-7 arrives last and waits.",
+                      hint="now job-7 comes first: " + _REPLAY_HINT)
+    if guess == free_gpus_at_the_end("Binpack"):
+        return failed(f"{free!r} is what binpacking leaves: it fills one node before the next.",
+                      hint="this run spreads: " + _REPLAY_HINT)
+    if sum(guess) != sum(actual):
+        return failed(f"{free!r} leaves {sum(guess)} GPUs free in all.",
+                      hint="count the GPUs the seven jobs ask for (the section 6 table) and whether any of them "
+                           "waits; then " + _REPLAY_HINT)
+    return failed(f"{free!r} is not how the small jobs spread.", hint=_REPLAY_HINT)

@@ -3,15 +3,16 @@
 ``check_frag_amount`` compares a number worked by hand with the library's
 fragmentation measure of the chapter's example node once a one-GPU pod took
 its GPU 1; ``check_fgd_choice`` compares a predicted GPU with the one FGD
-picks; ``check_gpu_selection`` runs a learner's best-fit GPU selection on a
-table of nodes and compares it with Open-Gpu-Share's own.
+picks; ``check_whole_gpus_under_random`` schedules a pod asking for two whole
+GPUs under the Random policy, with several seeds, and compares the GPUs
+Open-Gpu-Share's Reserve wrote in the ledger with the learner's prediction.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ksched_edu.exercises import core
-from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed
+from ksched_edu.exercises.core import failed, is_unanswered, passed
 
 
 def _limit(seconds: Any) -> float:
@@ -41,6 +42,9 @@ def _example_node_after_one_gpu_pod() -> Any:
     return after
 
 
+_FRAG_GO = "the simulator's pkg/utils/frag.go, NodeGpuShareFragAmount (L147-167) and GetNodePodFrag (L556-582)"
+
+
 def check_frag_amount(amount: Any) -> bool:
     """Is ``amount`` the fragmentation (milli GPU) of the example node, once a one-GPU pod took GPU 1,
     under the example workload?"""
@@ -59,13 +63,15 @@ def check_frag_amount(amount: Any) -> bool:
                       f"(it was {before:g} before the pod).")
     if abs(amount - before) < 0.5:
         return failed(f"{before:g} is the node before the pod.",
-                      hint=f"the pod took a whole GPU: the node has {idle} idle milli GPU now, not 2700.")
+                      hint="the pod took GPU 1 and 2 CPUs: work the measure again on what is left "
+                           f"({_FRAG_GO}).")
     if abs(amount - idle) < 0.5:
         return failed(f"{idle} is all the idle GPU.",
-                      hint="a pod that fits counts only the GPUs too small for it, not the whole node.")
+                      hint="a pod that fits counts only the GPUs too small for it, not the whole node "
+                           f"({_FRAG_GO}).")
     return failed(f"{amount:g} is not it.",
                   hint="for each typical pod: frequency x (GPUs with less left than it asks, if it fits; "
-                       "else all idle GPU). A CPU-only pod can never use a GPU.")
+                       f"else all idle GPU). A CPU-only pod can never use a GPU ({_FRAG_GO}).")
 
 
 def check_fgd_choice(gpu_id: Any) -> bool:
@@ -75,37 +81,73 @@ def check_fgd_choice(gpu_id: Any) -> bool:
 
     if is_unanswered(gpu_id):
         return failed("no answer yet.", hint='set `gpu = "0"` or `gpu = "1"`.')
+    if isinstance(gpu_id, bool) or not isinstance(gpu_id, (str, int)):
+        return failed(f"{gpu_id!r} is not a GPU id.", hint='set `gpu = "0"` or `gpu = "1"`.')
     node = NodeResource("n", 32000, 32000, [600, 1000], 2, "T4")
     workload = [TargetPod(PodResource(4000, 500, 1), 1.0)]
     score, want = calculate_gpu_share_frag_extend_score(node, PodResource(1000, 300, 1), workload)
     if str(gpu_id) == want:
         return passed(f"FGD puts it on GPU {want} (score {score}): the 600m GPU keeps room for a 500m pod.")
+    if str(gpu_id) not in ("0", "1"):
+        return failed(f"the node has GPUs 0 and 1, not {gpu_id!r}.", hint='set `gpu = "0"` or `gpu = "1"`.')
     return failed(f"FGD does not pick GPU {gpu_id!r}.",
-                  hint="compare the fragmentation after each choice: which GPU would be left with less than "
-                       "the 500m every typical pod asks for?")
+                  hint="FGD scores each GPU by the node's fragmentation once the pod sits on it (section 4; "
+                       "the simulator's pkg/simulator/plugin/fgd_score.go, calculateGpuShareFragExtendScore, "
+                       "L62-85): work out that fragmentation for each GPU against the workload's one typical pod.")
 
 
-def check_gpu_selection(select: Any, seconds: Any = None) -> bool:
-    """Does ``select(gpus_left, milli)`` pick the tightest GPU that fits (first on a tie, "" when none)?"""
-    from ksched_edu.gpu.sharing.args import GpuPluginArgs
-    from ksched_edu.gpu.sharing.plugins.open_gpu_share import allocate_gpu_id_based_on_best_fit
-    from ksched_edu.gpu.sharing.resource import NodeResource, PodResource
+# Exercise 3: a node of four GPUs, GPU 1 held in part by a running pod; a pod asking for two whole GPUs.
+WHOLE_GPUS_NODE_GPUS = 4
+HELD_GPU, HELD_MILLI = "1", 600
+SEEDS = (1, 2, 3)
 
-    if is_unanswered(select) or not callable(select):
-        return failed("no function yet.", hint="define `def best_fit_gpu(gpus_left, milli): ...`.")
-    cases = [([1000, 600, 300, 1000], 250), ([1000, 600, 300, 1000], 400), ([500, 500], 500), ([200, 300], 400),
-             ([1000, 1000], 1000)]
-    for left, milli in cases:
-        want = allocate_gpu_id_based_on_best_fit(NodeResource("n", 0, 0, list(left), len(left)),
-                                                 PodResource(0, milli, 1), GpuPluginArgs(), [])
-        ok, got = call_answer(select, list(left), milli, seconds=_limit(seconds))
-        if not ok and isinstance(got, NotImplementedError):
-            return failed("the function is not written yet.", hint="return the GPU index as a string, like \"2\".")
-        if not ok:
-            return failed(f"best_fit_gpu({left}, {milli}): {describe_exception(got)}",
-                          hint="loop over enumerate(gpus_left) and keep the index with the least room that fits.")
-        if str(got) != want:
-            return failed(f"best_fit_gpu({left}, {milli}) returned {got!r}; Open-Gpu-Share picks {want!r}.",
-                          hint="the GPU with the least milli left that is still >= milli; the first one on a "
-                               "tie; \"\" when no GPU has room.")
-    return passed("your GPU selection agrees with Open-Gpu-Share's best fit on every node.")
+
+def whole_gpus_under_random(seed: int) -> str:
+    """The GPU ids (ledger string, e.g. "0-2") Open-Gpu-Share reserves under the Random policy for a pod
+    asking for two whole GPUs, on a node whose GPU ``HELD_GPU`` already holds ``HELD_MILLI`` milli."""
+    from ksched_edu.gpu.sharing.experiment import new_scheduler, schedule_pod
+    from ksched_edu.gpu.sharing.gpushare_utils import DEVICE_INDEX
+    from ksched_edu.gpu.sharing.openb import NodeRow, PodRow, node_from_row, pod_from_row
+
+    node = node_from_row(NodeRow("a", 32000, 131072, WHOLE_GPUS_NODE_GPUS, "T4"))
+    sched, api, ctx = new_scheduler([node], "Random", seed=seed, typical_pods=[])
+    held = pod_from_row(PodRow("held", 1000, 1024, 1, HELD_MILLI))
+    held.metadata.annotations[DEVICE_INDEX] = HELD_GPU  # it runs on GPU 1 already
+    schedule_pod(sched, api, held)
+    two = pod_from_row(PodRow("two-gpus", 1000, 1024, 2, 1000))
+    schedule_pod(sched, api, two)
+    return ctx.ledger.pod_gpu_ids(two.metadata.uid)
+
+
+_RANDOM_GO = ("read what Reserve calls under the Random policy: `allocate_gpu_id_based_on_random_fit` in "
+              "ksched_edu/gpu/sharing/plugins/open_gpu_share.py (the simulator's "
+              "pkg/simulator/plugin/open_gpu_share.go, allocateGpuIdBasedOnRandomFit, L308-326), and what it "
+              "does when the pod asks for 1000m per GPU (pkg/type/resource.go, AllocateExclusiveGpuId, L348-368)")
+
+
+def check_whole_gpus_under_random(gpu_ids: Any) -> bool:
+    """Which GPUs does Open-Gpu-Share's Reserve give a pod asking for two whole GPUs under the Random policy?"""
+    if is_unanswered(gpu_ids):
+        return failed("no prediction yet.", hint='set `gpu_ids` to the ledger\'s string, ids joined by "-", '
+                                                 'like "1-3".')
+    if not isinstance(gpu_ids, str):
+        return failed(f"{gpu_ids!r} is not the ledger's string of GPU ids.",
+                      hint='write the ids joined by "-", like "1-3".')
+    parts = gpu_ids.strip().split("-")
+    if not all(part.strip().isdigit() for part in parts):
+        return failed(f"{gpu_ids!r}: the ledger names the GPUs themselves, whatever the policy.",
+                      hint=_RANDOM_GO + ".")
+    ids = [int(part) for part in parts]
+    if len(ids) != 2 or len(set(ids)) != 2 or max(ids) >= WHOLE_GPUS_NODE_GPUS:
+        return failed(f"{gpu_ids!r} is not two different GPUs of the node (ids 0 to {WHOLE_GPUS_NODE_GPUS - 1}).",
+                      hint="the pod asks for two GPUs, 1000m each.")
+    answers = {seed: whole_gpus_under_random(seed) for seed in SEEDS}
+    want = answers[SEEDS[0]]
+    if "-".join(map(str, sorted(ids))) == want:
+        same = len(set(answers.values())) == 1
+        return passed(f"Reserve wrote GPUs {want} with every seed tried ({', '.join(map(str, SEEDS))})"
+                      + (": a pod of whole GPUs takes the first fully free GPUs, whatever the policy."
+                         if same else "."))
+    if str(HELD_GPU) in map(str, ids):
+        return failed(f"GPU {HELD_GPU} has only {1000 - HELD_MILLI}m left.", hint=_RANDOM_GO + ".")
+    return failed(f"Reserve does not write {gpu_ids!r}.", hint=_RANDOM_GO + ".")

@@ -2,20 +2,28 @@
 
 ``check_gang_gpu`` takes the learner's factory of ``GangGPU`` and asks the plugin,
 one extension point at a time, about the pods of ``data/clusters/capstone-probe.yaml``
-(QueueSort's order, PreFilter on a gang that lacks members, Filter on nodes that can
-never, not now, or can hold a 4-GPU NVLink set, Score's range, Permit's wait), with the
-status codes each answer must carry. Then it runs the chapter's workload with the
-plugin's profile and reads from the trace that every gang was placed whole, on NVLink
-sets, leaving fewer GPUs stranded than the stock profile does.
+(QueueSort: priority first, a consistent order, a gang's members together; PreFilter on a
+gang that lacks members; Filter on nodes that can never, not now, or can hold a 4-GPU
+NVLink set; Score's range; Permit's wait), with the status codes each answer must carry.
+Then it runs the chapter's workload with the plugin's profile and reads from the trace
+what the chapter's headline says: every gang placed whole, on NVLink sets, with less
+waiting in all than the stock profile and fewer GPUs stranded on partly used servers.
+The stock profile's numbers come from running it here, on the same workload.
+
+All of the learner's code in one check shares one wall-clock budget (``seconds``, by
+default ``core.TIME_LIMIT_SECONDS``): each call gets what is left of it, so an endless
+method, wherever it is, ends the check once.
 """
 from __future__ import annotations
 
 import functools
+import itertools
+import time
 from typing import Any, Callable, Optional
 
 from ksched_edu.exercises import core
-from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
-                                       project_path, run_learner_simulation)
+from ksched_edu.exercises.core import (CheckTimeout, call_answer, cycle_errors, describe_exception, failed,
+                                       is_unanswered, passed, project_path)
 from ksched_edu.framework.interface import MAX_NODE_SCORE, Code, Status
 
 NAME = "GangGPU"
@@ -64,6 +72,11 @@ profiles:
     args: {permitWaitingTimeSeconds: 60, podGroupBackoffSeconds: 20}
 """
 
+# Where the contracts the check holds a plugin to are written (kubernetes v1.30.4, pkg/scheduler/).
+CODES_GO = "framework/interface.go L87-107"
+PREEMPTION_GO = "framework/preemption/preemption.go L415-432 (nodesWherePreemptionMightHelp)"
+LESS_GO = "scheduler-plugins pkg/coscheduling/coscheduling.go L125-137"
+
 # The probe cluster's pods and nodes (see data/clusters/capstone-probe.yaml).
 MEMBER, SIBLING, LONELY, SOLO = "full-0", "full-1", "lonely-0", "solo"
 # Filter of MEMBER (4 GPUs, NVLink): node -> the code it must get (None: kept).
@@ -77,15 +90,18 @@ FILTER_HINTS = {
     ("pcie-a", None): "pcie-a has no NVLink: keep a node only when best_subset finds a free set with the "
                       "pod's constraint.",
     ("pcie-a", Code.Unschedulable): "pcie-a has no NVLink set of 4 even when idle; no wait and no preemption "
-                                    "can change that, so reject it with Code.UnschedulableAndUnresolvable.",
+                                    "can change that, so reject it with Code.UnschedulableAndUnresolvable "
+                                    f"({CODES_GO}; preemption tries only Unschedulable nodes, {PREEMPTION_GO}).",
     ("ws-a", None): "ws-a has NVLink pairs only: keep a node only when best_subset finds a free set with the "
                     "pod's constraint.",
-    ("ws-a", Code.Unschedulable): "ws-a has no NVLink set of 4 even when idle: Code.UnschedulableAndUnresolvable.",
+    ("ws-a", Code.Unschedulable): "ws-a has no NVLink set of 4 even when idle: Code.UnschedulableAndUnresolvable "
+                                  f"({CODES_GO}).",
     ("a100-a", None): "6 of a100-a's GPUs are in use: count them with gpus_in_use(node_info, top, self.ledger) "
                       "and search only its free_mask.",
     ("a100-a", Code.UnschedulableAndUnresolvable): "a100-a would hold the set once its GPUs are free (or "
                                                    "preemption frees them): that is Code.Unschedulable; keep "
-                                                   "UnschedulableAndUnresolvable for nodes that never can.",
+                                                   "UnschedulableAndUnresolvable for nodes that never can "
+                                                   f"({CODES_GO}; {PREEMPTION_GO}).",
     ("a100-b", Code.Unschedulable): "a100-b is idle and its 8 GPUs sit on NVSwitch: return None for it.",
     ("a100-b", Code.UnschedulableAndUnresolvable): "a100-b is idle and its 8 GPUs sit on NVSwitch: return None.",
 }
@@ -93,42 +109,85 @@ STATUS_HINT = 'return None to keep the node or a Status to reject it (new_status
 
 Verdict = Optional[tuple[str, str]]  # None, or (what went wrong, the hint)
 
+# The answer that last passed the check (what the learner copy's later cells wait for).
+_passed_answer: Any = None
+
 
 def check_gang_gpu(factory: Any, seconds: Any = None) -> bool:
     """Does ``factory(args, handle)`` build a GangGPU that answers each extension point as it must,
-    and places the chapter's gangs whole, on NVLink sets, with fewer stranded GPUs than the stock profile?
+    and places the chapter's gangs whole, on NVLink sets, waiting less in all and stranding fewer GPUs
+    than the stock profile?
 
-    The learner's code runs within ``seconds`` of wall time per call (default: the module's limit);
-    the workload within ``VIRTUAL_LIMIT`` seconds of virtual time.
+    All of the learner's code shares ``seconds`` of wall time (default: the module's limit); the
+    workload runs within ``VIRTUAL_LIMIT`` seconds of virtual time.
     """
-    limit = core.TIME_LIMIT_SECONDS if seconds is None else seconds
+    global _passed_answer
+    clock = _Budget(core.TIME_LIMIT_SECONDS if seconds is None else seconds)
     for step in (_check_factory, _check_points, _check_run):
-        verdict = step(factory, limit)
+        verdict = step(factory, clock)
         if isinstance(verdict, str):
+            _passed_answer = factory
             return passed(verdict)
         if verdict is not None:
             return failed(*verdict)
     return failed("the check found nothing to say.", hint="run the cells above this one first.")
 
 
+def solution_checked(answer: Any) -> bool:
+    """True when ``answer`` is the factory that last passed :func:`check_gang_gpu` in this kernel."""
+    return answer is not None and answer is _passed_answer
+
+
+class BudgetSpent(CheckTimeout):
+    """The learner's code used up the wall time one check gives it (all its calls together)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"still running after {seconds:g} s, the time all of your code gets in this check")
+        self.seconds = seconds
+
+
+class _Budget:
+    """One wall-clock budget for all of the learner's code in a check: each call gets what is left."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = float(seconds)
+        self.end = time.monotonic() + self.seconds
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> tuple[bool, Any]:
+        """(True, result) or (False, the exception), as :func:`core.call_answer`, within what is left."""
+        left = self.end - time.monotonic()
+        if left <= 0:
+            return False, BudgetSpent(self.seconds)
+        ok, value = call_answer(fn, *args, seconds=left)
+        if not ok and isinstance(value, CheckTimeout):
+            value = BudgetSpent(self.seconds).with_traceback(value.__traceback__)
+        return ok, value
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, BudgetSpent):
+        return f"your code is {exc} (a loop that never ends?)"
+    return describe_exception(exc)
+
+
 # --- the factory and the profile ---------------------------------------------------------------
 
 
-def _check_factory(factory: Any, limit: float) -> Verdict:
+def _check_factory(factory: Any, clock: _Budget) -> Verdict:
     if is_unanswered(factory) or not callable(factory):
         return ("no plugin factory yet.", "define `def new_gang_gpu(args, handle): return GangGPU(GPUTopologyArgs(), "
                                           "handle)`.")
-    ok, plugin = call_answer(factory, None, None, seconds=limit)
+    ok, plugin = clock.call(factory, None, None)
     if not ok:
         if isinstance(plugin, NotImplementedError):
             return ("the factory is not written yet.", "return a GangGPU object from new_gang_gpu(args, handle).")
-        return (f"the factory failed: {describe_exception(plugin)}",
+        return (f"the factory failed: {_describe(plugin)}",
                 "the factory takes (args, handle): return GangGPU(GPUTopologyArgs(), handle).")
     if plugin is None:
         return ("the factory returned None.", "end new_gang_gpu with `return GangGPU(GPUTopologyArgs(), handle)`.")
-    ok, name = call_answer(getattr(plugin, "name", lambda: None), seconds=limit)
+    ok, name = clock.call(getattr(plugin, "name", lambda: None))
     if not ok or name != NAME:
-        shown = describe_exception(name) if not ok else repr(name)
+        shown = _describe(name) if not ok else repr(name)
         return (f"the plugin's name() is {shown}.", f"name() must return {NAME!r}.")
     missing = [m for m in ("less", "pre_filter", "filter", "score", "permit", "reserve", "pre_bind")
                if not callable(getattr(plugin, m, None))]
@@ -141,6 +200,32 @@ def _check_factory(factory: Any, limit: float) -> Verdict:
 
 _POINT = {"less": "QueueSort", "pre_filter": "PreFilter", "filter": "Filter", "score": "Score",
           "permit": "Permit", "reserve": "Reserve", "pre_bind": "PreBind"}
+_METHOD_HINT = {
+    "less": "return True when the first pod should leave the queue first.",
+    "pre_filter": "look the PodGroup up with handle.object_lister().get(\"PodGroup\", namespace, name) and count "
+                  "its pods.",
+    "filter": "read the request PreFilter wrote (state.read(PRE_FILTER_STATE_KEY)) and the node's topology "
+              "(self.catalog.for_node(node)).",
+    "score": "read the node with self.handle.snapshot_shared_lister().node_infos().get(node_name).",
+    "permit": "count the gang's members that hold a node in self.handle.snapshot_shared_lister().node_infos().list().",
+    "reserve": "leave reserve to GPUTopology (do not override it).",
+    "pre_bind": "leave pre_bind to GPUTopology (do not override it).",
+}
+
+
+def _learner_method(exc: BaseException) -> Optional[str]:
+    """The extension-point method of the learner's own code the exception came out of, if any."""
+    from pathlib import Path
+
+    library = str(Path(__file__).resolve().parents[1])
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code.co_name in _POINT and not code.co_filename.startswith(library):
+            found = code.co_name
+        tb = tb.tb_next
+    return found
 
 
 def _simulation(config: str, factory: Optional[Callable[..., Any]], paths: list[str], recorder: Any = None) -> Any:
@@ -166,10 +251,13 @@ def _simulation(config: str, factory: Optional[Callable[..., Any]], paths: list[
 # --- one extension point at a time --------------------------------------------------------------
 
 
-def _check_points(factory: Any, limit: float) -> Verdict:
-    ok, sim = call_answer(_simulation, CONFIG, factory, [CLUSTER, PROBE], seconds=limit)
+def _check_points(factory: Any, clock: _Budget) -> Verdict:
+    ok, sim = clock.call(_simulation, CONFIG, factory, [CLUSTER, PROBE])
     if not ok:
-        return (f"the profile could not be built with GangGPU: {describe_exception(sim)}",
+        method = _learner_method(sim)
+        if method is not None:  # the queue sorts the probe's pods as they arrive: less runs here first
+            return _raised(f"{method} ({_POINT[method]})", sim, _METHOD_HINT[method])
+        return (f"the profile could not be built with GangGPU: {_describe(sim)}",
                 "GangGPU extends GPUTopology and new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle).")
     sched = sim.scheduler
     fwk = sched.profiles[PROFILE]
@@ -178,7 +266,7 @@ def _check_points(factory: Any, limit: float) -> Verdict:
     pods = {p.metadata.name: p for p in sim.api.list("Pod")}
     nodes = {i.name: i for i in sched.node_info_snapshot.node_info_list}
     for probe in (_probe_queue_sort, _probe_pre_filter, _probe_filter, _probe_score, _probe_permit):
-        verdict = probe(plugin, pods, nodes, limit)
+        verdict = probe(plugin, pods, nodes, clock)
         if verdict is not None:
             return verdict
     return None
@@ -190,40 +278,91 @@ def _queued(pod: Any, timestamp: float) -> Any:
     return QueuedPodInfo(PodInfo.of(pod), timestamp=timestamp, initial_attempt_timestamp=timestamp)
 
 
-def _probe_queue_sort(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
+# A pod in no gang with a training member's priority: the pod that tells a consistent order from one
+# that compares gang members by their group and other pods by arrival.
+PLAIN = "plain"
+
+
+def _plain_pod(pods: dict) -> Any:
+    from ksched_edu.api.deepcopy import deep_copy
+
+    plain = deep_copy(pods[SOLO])
+    plain.metadata.name, plain.metadata.uid = PLAIN, "plain-uid"
+    plain.spec.priority_class_name, plain.spec.priority = pods[MEMBER].spec.priority_class_name, \
+        pods[MEMBER].spec.priority
+    return plain
+
+
+def _probe_queue_sort(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdict:
     member, lonely, sibling, solo = (_queued(pods[n], t) for n, t in
                                      ((MEMBER, 0.0), (LONELY, 1.0), (SIBLING, 2.0), (SOLO, 3.0)))
-    ok, first = call_answer(plugin.less, solo, member, seconds=limit)
+    ok, first = clock.call(plugin.less, solo, member)
     if not ok:
         return _raised("less (QueueSort)", first, "return True when the first pod should leave the queue first.")
     if not isinstance(first, bool):
         return (f"less returned {_shown(first)}.", "QueueSort's less(a, b) returns a bool: True when a goes first.")
-    ok, second = call_answer(plugin.less, member, solo, seconds=limit)
+    ok, second = clock.call(plugin.less, member, solo)
     if not ok:
         return _raised("less (QueueSort)", second, "return True when the first pod should leave the queue first.")
     if not first or second:
         return ("the inference pod (priority 100000) does not leave the queue before a training member (1000).",
                 "compare pod_priority(a.pod) and pod_priority(b.pod) first: the higher goes first.")
-    try:
-        with core.time_limit(limit):
-            order = sorted([member, lonely, sibling],
-                           key=functools.cmp_to_key(lambda a, b: -1 if plugin.less(a, b) else
-                                                    (1 if plugin.less(b, a) else 0)))
-    except Exception as exc:
-        return _raised("less (QueueSort)", exc, "compare by priority, then by the pod-group label, then by arrival.")
+    verdict = _probe_consistent_order(plugin, pods, clock)
+    if verdict is not None:
+        return verdict
+    ok, order = clock.call(lambda: sorted([member, lonely, sibling], key=functools.cmp_to_key(
+        lambda a, b: -1 if plugin.less(a, b) else (1 if plugin.less(b, a) else 0))))
+    if not ok:
+        return _raised("less (QueueSort)", order, "compare by priority, then a time per pod, then the pod's name.")
     names = [q.pod.metadata.name for q in order]
     if abs(names.index(MEMBER) - names.index(SIBLING)) != 1:
         return (f"the queue orders {', '.join(names)}: gang probe-full is split by {LONELY}.",
-                "at equal priority, compare pods of different gangs by their pod-group label, so that a gang's "
-                "members leave the queue one after another.")
+                "at equal priority, give every member of a gang the same time, its PodGroup's "
+                "metadata.creation_timestamp (handle.object_lister().get(\"PodGroup\", namespace, name)), so that "
+                f"a gang's members leave the queue one after another; {LESS_GO} does so.")
     return None
 
 
-def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
+def _probe_consistent_order(plugin: Any, pods: dict, clock: _Budget) -> Verdict:
+    """less over every pair of five queued pods must be a strict weak order: never a before a, never
+    a before b and b before a, and both "before" and "neither before the other" transitive."""
+    infos = [_queued(pods[LONELY], 1.0), _queued(_plain_pod(pods), 2.0), _queued(pods[MEMBER], 3.0),
+             _queued(pods[SIBLING], 4.0), _queued(pods[SOLO], 0.0)]
+    ok, before = clock.call(lambda: {(a, b): plugin.less(infos[a], infos[b])
+                                     for a in range(len(infos)) for b in range(len(infos))})
+    if not ok:
+        return _raised("less (QueueSort)", before, "return True when the first pod should leave the queue first.")
+    odd = next((v for v in before.values() if not isinstance(v, bool)), None)
+    if odd is not None:
+        return (f"less returned {_shown(odd)}.", "QueueSort's less(a, b) returns a bool: True when a goes first.")
+    name = [i.pod.metadata.name for i in infos]
+    hint = ("the queue is a heap: it needs one consistent order, or which pod leaves first depends on which pods "
+            "it happens to compare. Give every pod one key and compare keys: priority, then one time per pod "
+            "(its PodGroup's creation time, or when it first entered the queue when it is in no gang), then its "
+            f"namespace/name; read {LESS_GO}. A rule that applies only when both pods are in gangs breaks it.")
+    every = range(len(infos))
+    for a in every:
+        if before[a, a]:
+            return (f"less({name[a]}, {name[a]}) is True: a pod cannot go before itself.", hint)
+    for a, b in itertools.combinations(every, 2):
+        if before[a, b] and before[b, a]:
+            return (f"less puts {name[a]} before {name[b]} and {name[b]} before {name[a]}.", hint)
+    for a, b, c in itertools.permutations(every, 3):
+        if before[a, b] and before[b, c] and not before[a, c]:
+            return (f"less is not a consistent order: it puts {name[a]} before {name[b]} and {name[b]} before "
+                    f"{name[c]}, but not {name[a]} before {name[c]}.", hint)
+        tie = lambda x, y: not before[x, y] and not before[y, x]
+        if tie(a, b) and tie(b, c) and not tie(a, c):
+            return (f"less is not a consistent order: it finds {name[a]} and {name[b]} equal, {name[b]} and "
+                    f"{name[c]} equal, but not {name[a]} and {name[c]}.", hint)
+    return None
+
+
+def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdict:
     from ksched_edu.framework.cycle_state import CycleState
 
     for name, must_reject in ((LONELY, True), (MEMBER, False), (SOLO, False)):
-        ok, answer = call_answer(plugin.pre_filter, CycleState(), pods[name], seconds=limit)
+        ok, answer = clock.call(plugin.pre_filter, CycleState(), pods[name])
         if not ok:
             return _raised("pre_filter", answer, "look the PodGroup up with handle.object_lister().get(\"PodGroup\", "
                                                  "namespace, name) and count its pods.")
@@ -240,7 +379,7 @@ def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Ver
             if code == Code.Unschedulable:
                 return (f"pre_filter rejected {LONELY} (1 of its gang's 3 members exists) as Unschedulable.",
                         "a gang that lacks members cannot be helped by any node or by preemption: return "
-                        "Code.UnschedulableAndUnresolvable, so that preemption does not try.")
+                        f"Code.UnschedulableAndUnresolvable, so that preemption does not try ({CODES_GO}).")
             said = "no rejection" if code is None else _code_name(code)
             return (f"pre_filter let {LONELY} through ({said}), though only 1 of its gang's 3 members exists.",
                     "count the pods with the pod's scheduling.x-k8s.io/pod-group label and compare with the "
@@ -252,13 +391,13 @@ def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Ver
     return None
 
 
-def _probe_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
+def _probe_filter(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdict:
     from ksched_edu.framework.cycle_state import CycleState
 
     state = CycleState()
-    call_answer(plugin.pre_filter, state, pods[MEMBER], seconds=limit)  # Filter's own call reports a failure
+    clock.call(plugin.pre_filter, state, pods[MEMBER])  # Filter's own call reports a failure
     for node, want in FILTER_EXPECTED.items():
-        ok, status = call_answer(plugin.filter, state, pods[MEMBER], nodes[node], seconds=limit)
+        ok, status = clock.call(plugin.filter, state, pods[MEMBER], nodes[node])
         if not ok:
             return _raised("filter", status, "read the request PreFilter wrote (state.read(PRE_FILTER_STATE_KEY)) "
                                              "and the node's topology (self.catalog.for_node(node)).")
@@ -278,8 +417,8 @@ def _probe_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict
         return (f"Filter answered {node} for a 4-GPU NVLink member with {_code_name(code)}, not {_code_name(want)}.",
                 FILTER_HINTS[(node, code)])
     solo_state = CycleState()
-    call_answer(plugin.pre_filter, solo_state, pods[SOLO], seconds=limit)
-    ok, status = call_answer(plugin.filter, solo_state, pods[SOLO], nodes["pcie-a"], seconds=limit)
+    clock.call(plugin.pre_filter, solo_state, pods[SOLO])
+    ok, status = clock.call(plugin.filter, solo_state, pods[SOLO], nodes["pcie-a"])
     if not ok:
         return _raised("filter", status, "a pod without a constraint needs free GPUs only.")
     bad = _not_a_status("Filter", status, " on pcie-a")
@@ -291,14 +430,14 @@ def _probe_filter(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict
     return None
 
 
-def _probe_score(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
+def _probe_score(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdict:
     from ksched_edu.framework.cycle_state import CycleState
 
     for name, feasible in ((MEMBER, ("a100-b", "h100-a", "h100-b", "v100-a")), (SOLO, tuple(sorted(nodes)))):
         state = CycleState()
-        call_answer(plugin.pre_filter, state, pods[name], seconds=limit)
+        clock.call(plugin.pre_filter, state, pods[name])
         for node in feasible:
-            ok, answer = call_answer(plugin.score, state, pods[name], node, seconds=limit)
+            ok, answer = clock.call(plugin.score, state, pods[name], node)
             if not ok:
                 return _raised("score", answer, "read the node with self.handle.snapshot_shared_lister()"
                                                 ".node_infos().get(node_name).")
@@ -318,15 +457,15 @@ def _probe_score(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
             if not 0 <= value <= MAX_NODE_SCORE:
                 return (f"score gave {name} {value} on {node}.",
                         f"keep every score within [0, MAX_NODE_SCORE] ({MAX_NODE_SCORE}): the runtime turns "
-                        "any other value into an Error.")
+                        "any other value into an Error (framework/runtime/framework.go L1169-1173).")
     return None
 
 
-def _probe_permit(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict:
+def _probe_permit(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdict:
     from ksched_edu.framework.cycle_state import CycleState
 
     for name, must_wait in ((MEMBER, True), (SOLO, False)):
-        ok, answer = call_answer(plugin.permit, CycleState(), pods[name], "a100-b", seconds=limit)
+        ok, answer = clock.call(plugin.permit, CycleState(), pods[name], "a100-b")
         if not ok:
             return _raised("permit", answer, "count the gang's members that hold a node in "
                                              "self.handle.snapshot_shared_lister().node_infos().list().")
@@ -346,8 +485,8 @@ def _probe_permit(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict
                         "the member that completes it allows the others.")
             if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
                 return (f"permit asked {MEMBER} to wait with timeout {_shown(timeout)}.",
-                        "give the wait a timeout in seconds (e.g. 60.0): when it runs out, the member is "
-                        "unreserved and its GPUs are free again.")
+                        "give the wait a timeout in seconds (e.g. 60.0): when it runs out, the member is rejected "
+                        "(framework/runtime/waiting_pods_map.go L98-104), unreserved, and its GPUs are free again.")
         elif code is not None and code != Code.Success:
             return (f"permit answered {SOLO} (no gang) with {_code_name(code)}.",
                     "only gang members wait: a pod without the pod-group label gets (None, 0.0).")
@@ -357,31 +496,46 @@ def _probe_permit(plugin: Any, pods: dict, nodes: dict, limit: float) -> Verdict
 # --- the whole workload ------------------------------------------------------------------------------
 
 
-def _check_run(factory: Any, limit: float) -> Any:
+@functools.lru_cache(maxsize=1)
+def stock_run() -> Any:
+    """The stock profile (Coscheduling and the default plugins) on the chapter's workload, measured as
+    the chapter measures it: the bar the learner's plugin set must clear."""
+    from ksched_edu.viz.capstone import measure
+
+    return measure("stock", _simulation(STOCK_CONFIG, None, [CLUSTER, WORKLOAD]), SAMPLE_EVERY)
+
+
+def total_wait(run: Any) -> float:
+    """Seconds the gangs of ``run`` waited in all, arrival to full placement (the chapter's headline)."""
+    return sum(g.wait for g in run.gangs if g.wait is not None)
+
+
+def _check_run(factory: Any, clock: _Budget) -> Any:
     from ksched_edu.trace import Recorder
     from ksched_edu.viz.capstone import measure, members_without_nvlink_set
 
     rec = Recorder()
-    ok, sim = call_answer(_simulation, CONFIG, factory, [CLUSTER, WORKLOAD], rec, seconds=limit)
+    ok, sim = clock.call(_simulation, CONFIG, factory, [CLUSTER, WORKLOAD], rec)
     if not ok:
-        return (f"the profile could not be built: {describe_exception(sim)}",
+        return (f"the profile could not be built: {_describe(sim)}",
                 "new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle).")
-    stopped = run_learner_simulation(sim, until=VIRTUAL_LIMIT, seconds=limit)
+    # One run, sampled as it goes, within what is left of the budget and VIRTUAL_LIMIT of virtual time.
+    ok, mine = clock.call(measure, NAME, sim, SAMPLE_EVERY, VIRTUAL_LIMIT)
+    if not ok:
+        method = _learner_method(mine)
+        if method is not None:
+            return _raised(f"{method} ({_POINT[method]})", mine, _METHOD_HINT[method])
+        return (f"the scheduler stopped: {_describe(mine)}",
+                "each method returns what its extension point expects, and no loop of yours runs for long.")
     errors = cycle_errors(rec)
     if errors:
         return (f"the scheduler could not run GangGPU: {errors[0]}",
                 "Filter returns None or a Status, Score (score, None), Permit (Status or None, timeout); "
                 "Code.Error means the plugin itself failed.")
-    if stopped is not None:
-        return (f"the scheduler stopped: {stopped}",
+    if sim.scheduler.busy():
+        return (f"the scheduler stopped: pods were still being retried after {VIRTUAL_LIMIT:g} s of virtual time.",
                 "a gang member waits at Permit with a timeout, and the member that completes its gang allows "
                 "the others.")
-    # The same run again, sampled as it goes (the run above ended, so this one ends too).
-    ok, mine = call_answer(lambda: measure(NAME, _simulation(CONFIG, factory, [CLUSTER, WORKLOAD]), SAMPLE_EVERY,
-                                           VIRTUAL_LIMIT), seconds=limit)
-    if not ok:
-        return (f"the scheduler stopped: {describe_exception(mine)}", "each method returns what its point expects.")
-    stock = measure("stock", _simulation(STOCK_CONFIG, None, [CLUSTER, WORKLOAD]))
     unplaced = [g.group for g in mine.gangs if g.placed is None]
     if unplaced:
         return (f"gang {unplaced[0]} was never placed whole.",
@@ -391,15 +545,20 @@ def _check_run(factory: Any, limit: float) -> Any:
     if loose:
         return (f"{loose[0][0]} ran on {loose[0][1]}, a server without an NVLink set of 4.",
                 "Filter must keep only nodes where best_subset finds the pod's constraint among the free GPUs.")
+    stock = stock_run()
+    if not total_wait(mine) < total_wait(stock):
+        return (f"your gangs waited {total_wait(mine):g} s in all, {total_wait(stock):g} s under the stock profile.",
+                "a gang waits when every NVLink set of 4 is broken by pods that need no NVLink: count where the "
+                "inference pods went under your profile (the first bind of each, as section 6.1 counts them) and "
+                "read again what Score does for a pod that needs no NVLink (section 3).")
     if not mine.mean_stranded() < stock.mean_stranded():
         return (f"on average {mine.mean_stranded():.1f} GPUs were stranded on partly used nodes, "
                 f"{stock.mean_stranded():.1f} with the stock profile.",
                 "let pods that need no NVLink prefer nodes where no whole NVLink set is left to break "
                 "(and pack: the fuller the node, the higher the score).")
-    waits = [g.wait for g in mine.gangs]
-    return (f"{NAME}: {len(mine.gangs)} gangs placed whole on NVLink sets (longest wait {max(waits):g} s); "
-            f"{mine.mean_stranded():.1f} stranded GPUs on average against {stock.mean_stranded():.1f}; "
-            f"{len(mine.preemptions)} preemption(s) against {len(stock.preemptions)}.")
+    return (f"{NAME}: {len(mine.gangs)} gangs placed whole on NVLink sets, waiting {total_wait(mine):g} s in all "
+            f"against {total_wait(stock):g} s; {mine.mean_stranded():.1f} stranded GPUs on average against "
+            f"{stock.mean_stranded():.1f}; {len(mine.preemptions)} preemption(s) against {len(stock.preemptions)}.")
 
 
 # --- how an answer is shown ----------------------------------------------------------------------
@@ -438,4 +597,9 @@ def _not_a_status(point: str, value: Any, where: str = "") -> Verdict:
 def _raised(method: str, exc: BaseException, hint: str) -> tuple[str, str]:
     if isinstance(exc, NotImplementedError):
         return (f"{method} is not written yet.", hint)
+    if isinstance(exc, BudgetSpent):
+        return (f"{method} never ends: it was still running when your code had used the {exc.seconds:g} s "
+                "it gets in this check.",
+                f"{method} must return at once (all of your methods share those seconds): look for a loop that "
+                f"never ends; {hint}")
     return (f"{method} failed: {describe_exception(exc)}", hint)

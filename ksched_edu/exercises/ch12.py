@@ -6,7 +6,9 @@ verdict on each node (the binder's reasons, or none) for the pod ``report`` of
 scheduling cycle. ``check_csi_placements`` compares a prediction of where
 each pending pod of ``data/clusters/ch12-quiz-limits.yaml`` ends (a node, or
 None when it stays pending) with the placements of a run. Both read what the
-simulation recorded; neither recomputes a verdict.
+simulation recorded; neither recomputes a verdict. Both take values, never the
+learner's code: nothing of the learner's runs, so nothing can loop (an endless
+iterable given as a value is refused by its type).
 """
 from __future__ import annotations
 
@@ -27,9 +29,14 @@ NOT_ENOUGH_SPACE = "node(s) did not have enough free storage"
 PV_NOT_EXIST = "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)"
 KNOWN_REASONS = (NODE_CONFLICT, BIND_CONFLICT, NOT_ENOUGH_SPACE, PV_NOT_EXIST)
 
-REASONS_HINT = ("for each node, list the reasons VolumeBinding's Filter gives ([] when it passes): bound claims' "
-                "volumes must admit the node (node affinity); each WaitForFirstConsumer claim needs a matching "
-                "static volume reachable from the node, or a class whose provisioner and allowedTopologies admit it")
+# Where the learner reads the rules (kubernetes v1.30.4, pkg/scheduler/framework/plugins/).
+BINDER_GO = "volumebinding/binder.go"
+CSI_GO = "nodevolumelimits/csi.go"
+REASONS_HINT = ("for each node, list the reasons VolumeBinding's Filter gives ([] when it passes), as "
+                f"FindPodVolumes computes them ({BINDER_GO} L278-382): bound claims' volumes must admit the node "
+                "(node affinity, checkBoundClaims L865-897); each WaitForFirstConsumer claim needs a matching "
+                "static volume reachable from the node (findMatchingVolumes L901-937), or a class whose "
+                "provisioner and allowedTopologies admit it (checkVolumeProvisions L942-986)")
 
 
 def _report_filter() -> dict[str, list[str]]:
@@ -68,22 +75,20 @@ def check_volume_reasons(predicted: Any) -> bool:
         unknown = [r for r in said if r not in KNOWN_REASONS]
         if unknown:
             return failed(f"{unknown[0]!r} (for {node}) is not one of the binder's reasons.",
-                          hint="copy the reasons exactly from section 1: " + "; ".join(KNOWN_REASONS[:2]) + ".")
+                          hint="copy the reasons exactly as section 1 lists them: " + "; ".join(KNOWN_REASONS) + ".")
     wrong = [node for node in sorted(actual) if sorted(predicted[node]) != sorted(actual[node])]
     if wrong:
-        node = wrong[0]
-        if not actual[node]:
-            told = f"VolumeBinding lets {node} through"
-        else:
-            told = f"VolumeBinding gives {node} other reasons than {sorted(predicted[node])}"
-        return failed(f"{len(wrong)} node(s) predicted wrong; for one: {told}.", hint=REASONS_HINT)
+        # Name a node to look at again, never what VolumeBinding answers there.
+        return failed(f"{len(wrong)} node(s) predicted wrong; among them {wrong[0]}: VolumeBinding's reasons there "
+                      f"are not {sorted(predicted[wrong[0]]) or '[]'}.", hint=REASONS_HINT)
     feasible = [n for n in sorted(actual) if not actual[n]]
     return passed(f"all four verdicts right: VolumeBinding lets {' and '.join(feasible)} through.")
 
 
-LIMITS_HINT = ("NodeVolumeLimits counts the distinct CSI volumes already on the node plus the pod's new ones "
-               "(a volume the node already has is not counted twice) against the CSINode's allocatable count; "
-               "pods are scheduled in order a, b, c, d, e, and a refused pod stays pending (None)")
+LIMITS_HINT = (f"NodeVolumeLimits' Filter ({CSI_GO} L109-179) counts the distinct CSI volumes already on the "
+               "node plus the pod's new ones (a volume the node already has is not counted twice, L153-158) "
+               "against the CSINode's allocatable count; pods are scheduled in order a, b, c, d, e, and a refused "
+               "pod stays pending (None)")
 
 
 def _limits_placements() -> dict[str, Optional[str]]:

@@ -11,6 +11,13 @@ after it still runs and prints ``✘ ... Hint: ...`` instead of a NameError:
                                      each class attribute as ``name = ...``
 * imports stay; any other statement goes.
 
+A code cell after an exercise that runs only with its solution names the answer it
+needs in its metadata, ``{"ksched": {"needs_solution": "new_gang_gpu"}}``. In the
+learner's copy such a cell runs its code only once the exercise's check (the
+``check_*`` call before it) has passed with that very answer, as the check's module
+records it (its ``solution_checked``); until then it prints one line saying so
+instead of failing (:func:`guard_source`).
+
 Every output and execution count of the notebook is cleared. Notebooks are
 read and written as plain nbformat-4 JSON. The files the chapters' text shows or
 links to from beside them (``![...](images/x.png)``, ``<img src="images/x.png">``)
@@ -20,9 +27,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import io
 import json
 import re
 import shutil
+import tokenize
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -30,6 +39,8 @@ from urllib.parse import unquote
 EXERCISE_MARK = "# EXERCISE"
 ANSWER_COMMENT = "  # your answer"
 YOUR_CODE = "# Your code here."
+NEEDS_SOLUTION = "needs_solution"  # cell metadata ksched.needs_solution: the answer a later cell runs with
+_CHECK_CALL = re.compile(r"\b(check_\w+)\s*\(")
 
 
 def cell_source(cell: dict[str, Any]) -> str:
@@ -123,14 +134,98 @@ def strip_source(source: str) -> str:
     return text
 
 
+def needed_answer(cell: dict[str, Any]) -> str:
+    """The answer a cell says it needs (its ``ksched.needs_solution`` metadata), or ""."""
+    return str(((cell.get("metadata") or {}).get("ksched") or {}).get(NEEDS_SOLUTION) or "")
+
+
+def _indent_code(source: str) -> str:
+    """``source`` indented by four spaces, save the lines inside a multi-line string (their text is data)."""
+    inside: set[int] = set()
+    fstring_start = getattr(tokenize, "FSTRING_START", None)  # Python 3.12+: an f-string is several tokens
+    fstring_end = getattr(tokenize, "FSTRING_END", None)
+    opened: list[int] = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        first = tok.start[0]
+        if fstring_start is not None and tok.type == fstring_start:
+            opened.append(first)
+            continue
+        if fstring_end is not None and tok.type == fstring_end:
+            first = opened.pop()
+        elif tok.type != tokenize.STRING:
+            continue
+        inside.update(range(first + 1, tok.end[0] + 1))
+    return "\n".join(line if n in inside or not line.strip() else "    " + line
+                     for n, line in enumerate(source.splitlines(), start=1))
+
+
+# Calls whose value Jupyter would not show (None): a cell that ends with one keeps it in its body.
+_SILENT_CALLS = ("print", "claim", "claim_equal")
+
+
+def _shows_nothing(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in _SILENT_CALLS
+
+
+def guard_source(source: str, answer: str, check: str, module: str) -> str:
+    """A cell's source that runs only once ``check`` (of ``module``) has passed with ``answer``.
+
+    Until then it prints one line. The cell's statements go under an ``else``, as written (comments and
+    multi-line strings kept); its last expression, which Jupyter shows, stays at the top level as
+    ``(expr) if ready else None``, so that a passing run shows what the chapter shows (a last
+    ``print`` or claim line, which shows nothing, stays in the body).
+    """
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    last = tree.body[-1] if tree.body else None
+    shown = ""
+    if isinstance(last, ast.Expr) and not _shows_nothing(last.value):
+        shown = ast.get_source_segment(source, last.value) or ""
+        lines = lines[:last.lineno - 1]
+    body = "\n".join(lines).rstrip()
+    ready = f"solution_checked(globals().get({answer!r}))"
+    message = f"this cell needs your solution above: it runs once {check}({answer}) has printed \u2714"
+    out = [f"# This cell runs once your solution ({answer}) has passed its check above.",
+           f"from {module} import solution_checked",
+           "",
+           f"if not {ready}:",
+           f"    print({message!r})"]
+    if ast.parse(body).body:
+        out += ["else:", _indent_code(body)]
+    if shown:
+        out.append(f"({shown}) if {ready} else None")
+    return "\n".join(out)
+
+
+def _check_module(check: str) -> str:
+    """The module of the exercise check ``check`` (``ksched_edu.exercises.chNN``), which must say which
+    answer passed it (``solution_checked``)."""
+    from ksched_edu import exercises
+
+    fn = exercises.all_checks().get(check)
+    module = getattr(fn, "__module__", "")
+    if not module or not hasattr(__import__(module, fromlist=["solution_checked"]), "solution_checked"):
+        raise ValueError(f"a cell needs the solution checked by {check}, whose module has no solution_checked")
+    return module
+
+
 def strip_notebook(nb: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``nb`` with every exercise stripped and every output cleared."""
+    """A copy of ``nb`` with every exercise stripped, the cells that need a solution guarded, and every
+    output cleared."""
     out = copy.deepcopy(nb)
+    check = ""  # the last check_* an earlier code cell calls
     for cell in out.get("cells", []):
         if cell.get("cell_type") != "code":
             continue
+        answer = needed_answer(cell)
         if is_exercise_cell(cell):
             cell["source"] = strip_source(cell_source(cell))
+        elif answer:
+            if not check:
+                raise ValueError(f"a cell needs {answer}, but no check cell comes before it")
+            cell["source"] = guard_source(cell_source(cell), answer, check, _check_module(check))
+        else:
+            check = (_CHECK_CALL.findall(cell_source(cell)) or [check])[-1]
         cell["outputs"] = []
         cell["execution_count"] = None
     return out

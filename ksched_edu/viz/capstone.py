@@ -1,4 +1,4 @@
-"""What chapter 10 measures when it compares two profiles on a GPU cluster with gangs.
+"""What chapter 11 measures when it compares two profiles on a GPU cluster with gangs.
 
 Not a port: the course's own readers and figure. Three measures, each read off what
 a run recorded, never recomputed:

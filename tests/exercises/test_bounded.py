@@ -85,3 +85,12 @@ def test_a_good_simulation_runs_to_its_end() -> None:
     sim = _simulation(Fine, Recorder())
     assert run_learner_simulation(sim) is None
     assert sim.placements()
+
+
+def test_an_endless_learner_plugin_gets_its_verdict_within_eight_seconds() -> None:
+    """With the default limit (no test override), a check's verdict on an endless answer comes
+    within 8 s of wall time: the limit, the run up to the learner's code and the verdict itself."""
+    start = time.monotonic()
+    why = run_learner_simulation(_simulation(_EndlessFilter, Recorder()))
+    assert why is not None and "still running after" in why
+    assert time.monotonic() - start <= 8.0

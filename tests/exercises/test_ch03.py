@@ -11,7 +11,7 @@ from ksched_edu.exercises import ch03
 from ksched_edu.framework.interface import Code, new_status
 from ksched_edu.framework.plugins.registry import new_in_tree_registry
 from ksched_edu.framework.runtime import merge_registries
-from tests.exercises.verdicts import verdict
+from tests.exercises.verdicts import endless, verdict
 
 pytestmark = pytest.mark.ch03
 
@@ -20,7 +20,7 @@ ZONE = "topology.kubernetes.io/zone"
 
 @pytest.fixture(autouse=True)
 def _short_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A learner's endless loop ends after half a second here, not twenty."""
+    """A learner's endless loop ends after half a second here, not six."""
     monkeypatch.setattr(ch03, "SECONDS", 0.5)
 
 
@@ -127,8 +127,9 @@ def test_check_score_plugin(capsys: pytest.CaptureFixture, make: Callable[[], tu
     ("4", False, "not a whole number"),
     (4.0, False, "not a whole number"),
     (True, False, "not a whole number"),
+    (endless, False, "not a whole number"),
 ], ids=["right answer", "once", "off by one", "every event", "None", "placeholder ...", "a string", "a float",
-        "a bool"])
+        "a bool", "a function that never returns"])
 def test_check_pre_enqueue_count(capsys: pytest.CaptureFixture, predicted: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_pre_enqueue_count, predicted)
     assert result is ok and says in out, out
@@ -147,3 +148,16 @@ def test_the_doorman_scenario_runs_pre_enqueue_on_every_way_into_active_q() -> N
     assert [p.node for p in sim.placements() if p.pod == "default/web"] == ["n1"]
     # no event: added once, tried once, parked for good
     assert [why for _, why in ch03.pre_enqueue_entries(ch03.doorman_run(()))] == ["PodAdd"]
+
+
+def test_an_endless_score_plugin_gets_its_verdict_within_eight_seconds_at_the_default_limit(
+        capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the default limit (core.TIME_LIMIT_SECONDS, no test override), building the scheduler and
+    running it share one limit: the verdict comes within 8 s."""
+    import time
+
+    monkeypatch.setattr(ch03, "SECONDS", None)
+    start = time.monotonic()
+    result, out = verdict(capsys, exercises.check_score_plugin, _registry(_Endless), _config())
+    assert result is False and "a loop that never ends" in out
+    assert time.monotonic() - start <= 8.0

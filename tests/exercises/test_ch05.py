@@ -8,6 +8,7 @@ the endless loop costs half a second).
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Optional
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from ksched_edu import exercises
 from ksched_edu.exercises import ch05, core
 from ksched_edu.framework.interface import Code, new_status
-from tests.exercises.verdicts import verdict
+from tests.exercises.verdicts import SHORT_LIMIT, endless, verdict
 
 pytestmark = pytest.mark.ch05
 
@@ -166,6 +167,7 @@ BINDING_ROWS = [
     ("wrong type: a bool", (True,), False, "not a whole number", "whole number"),
     ("None", (None,), False, "no prediction", "number"),
     ("...", (...,), False, "no prediction", "number"),
+    ("a function that never returns", (endless,), False, "not a whole number", "whole number"),
 ]
 
 
@@ -183,10 +185,15 @@ QUEUE_ROWS = [
     ("wrong: every pod backs off", {**RIGHT_QUEUES, "default/e": "backoffQ"}, False, "1 of 3", "move request"),
     ("wrong: as if binding never overlapped", {p: "unschedulablePods" for p in RIGHT_QUEUES}, False, "2 of 3",
      "move request"),
-    ("off by one: a pod missing", {"default/b": "backoffQ", "default/d": "backoffQ"}, False, "the pods that failed",
+    ("off by one: a pod missing", {"default/b": "backoffQ", "default/d": "backoffQ"}, False,
+     "not the pods that failed", "never fit"),
+    ("off by one: a pod too many", {**RIGHT_QUEUES, "default/c": "backoffQ"}, False, "not the pods that failed",
      "never fit"),
-    ("off by one: a pod too many", {**RIGHT_QUEUES, "default/c": "backoffQ"}, False, "the pods that failed",
-     "never fit"),
+    ("short pod names", {"b": "backoffQ", "d": "backoffQ", "e": "unschedulablePods"}, False,
+     "['b', 'd', 'e'] are not namespace/name keys", "namespace/name"),
+    ("one short name among full ones", {"default/b": "backoffQ", "d": "backoffQ", "default/e": "unschedulablePods"},
+     False, "['d'] are not namespace/name keys", "namespace/name"),
+    ("a function that never returns", endless, False, "not a dict", "move request"),
     ("the port's queue names", {p: "Backoff" for p in RIGHT_QUEUES}, False, "not queue names", "backoffQ"),
     ("wrong type: a list", ["default/b", "default/d"], False, "not a dict", "move request"),
     ("None", None, False, "not a dict", "move request"),
@@ -219,6 +226,7 @@ OUTCOME_ROWS = [
      "HOLD_TIMEOUTS"),
     ("another word", {**RIGHT_OUTCOMES, "default/job-2": "timed out"}, False, "not outcomes", '"timeout"'),
     ("wrong type: a list", list(RIGHT_OUTCOMES.values()), False, "not a dict", "Reject"),
+    ("a function that never returns", endless, False, "not a dict", "Reject"),
     ("None", None, False, "not a dict", "Reject"),
     ("...", ..., False, "not a dict", "Reject"),
 ]
@@ -241,3 +249,40 @@ def test_permit_outcomes_are_read_off_the_trace() -> None:
     # every held pod binds on its next attempt, so the run ends
     sim = ch05.permit_script_simulation()
     assert all(p.node for p in sim.placements())
+
+
+def test_a_wrong_set_of_pods_is_not_counted_for_the_learner(capsys) -> None:
+    """Naming the wrong pods gets no count of the failing ones (it would give part of the answer away),
+    and short names get told what a key looks like, not "the pods that failed are 3"."""
+    for answer in ({"b": "backoffQ", "d": "backoffQ", "e": "backoffQ"}, {"default/b": "backoffQ"}):
+        _, out = verdict(capsys, exercises.check_first_failure_queues, answer)
+        assert "are 3" not in out and "3 pods" not in out, out
+
+
+def test_team_permit_shares_one_time_limit_across_the_learner_calls(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The factory, name() and the simulation share one wall-clock limit: a plugin whose every method is
+    slow, each just under the limit, still gets its verdict near the limit, not after several."""
+    import time as clock
+
+    monkeypatch.setattr(core, "TIME_LIMIT_SECONDS", SHORT_LIMIT)
+
+    class Slow(TeamPermit):
+        def name(self) -> str:
+            clock.sleep(SHORT_LIMIT * 0.8)
+            return "TeamPermit"
+
+    def slow_factory(args: Any, handle: Any) -> Any:
+        clock.sleep(SHORT_LIMIT * 0.8)
+        return Slow()
+
+    start = clock.monotonic()
+    result, _ = verdict(capsys, exercises.check_team_permit, slow_factory)
+    assert result is False
+    assert clock.monotonic() - start < 3 * SHORT_LIMIT
+
+
+def test_an_endless_permit_gets_its_verdict_within_eight_seconds_at_the_default_limit(capsys) -> None:
+    start = time.monotonic()
+    result, out = verdict(capsys, exercises.check_team_permit, factory(Endless))
+    assert result is False and "a loop that never ends" in out
+    assert time.monotonic() - start <= 8.0

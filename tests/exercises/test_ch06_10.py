@@ -41,10 +41,11 @@ NODES_USED = [
     Row("the 500m answer of section 2", ({"default-scheduler": 4, "binpacking": 1},), False, "1500m"),
     Row("binpacking off by one", ({"default-scheduler": 4, "binpacking": 2},), False, "MostAllocated"),
     Row("default-scheduler packs", ({"default-scheduler": 3, "binpacking": 3},), False, "LeastAllocated"),
-    Row("default-scheduler off by one", ({"default-scheduler": 5, "binpacking": 3},), False, "four nodes"),
+    Row("default-scheduler off by one", ({"default-scheduler": 5, "binpacking": 3},), False, "least_allocated.go"),
     Row("a number as a string", ({"default-scheduler": "4", "binpacking": 3},), False, "whole numbers"),
     Row("a profile missing", ({"default-scheduler": 4},), False, "binpacking"),
     Row("a list, not a dict", ([4, 3],), False, "binpacking"),
+    Row("a function that never returns, in place of the dict", (endless,), False, "binpacking", short=True),
     Row("None", (None,), False, "binpacking"),
     Row("...", (...,), False, "binpacking"),
 ]
@@ -122,6 +123,7 @@ PACKER = [
         "did you mean 'NodeResourcesFit'?"),
     Row("not YAML", ("profiles: [",), False, "two-profiles.yaml"),
     Row("a dict, not a YAML string", ({"profiles": []},), False, "YAML string"),
+    Row("a function that never returns, in place of the YAML", (endless,), False, "YAML string", short=True),
     Row("None", (None,), False, "YAML"),
     Row("...", (...,), False, "YAML"),
 ]
@@ -129,27 +131,37 @@ PACKER = [
 PERMIT_ONLY, COSCHEDULING = "coscheduling-permit-only.yaml", "coscheduling.yaml"
 GPUS_HELD = [
     Row("right", ({PERMIT_ONLY: 6, COSCHEDULING: 0},), True, says="minMember 7"),
+    Row("right, as floats", ({PERMIT_ONLY: 6.0, COSCHEDULING: 0.0},), True),
     Row("within 10% of the quorum", ({PERMIT_ONLY: 6, COSCHEDULING: 6},), False, "10%"),
-    Row("nothing waits", ({PERMIT_ONLY: 0, COSCHEDULING: 0},), False, "timeout"),
-    Row("off by one: seven held", ({PERMIT_ONLY: 7, COSCHEDULING: 0},), False, "six members fit"),
+    Row("PostFilter releases only some", ({PERMIT_ONLY: 6, COSCHEDULING: 3},), False, "minMember 7"),
+    Row("nothing waits", ({PERMIT_ONLY: 0, COSCHEDULING: 0},), False, "scheduleTimeoutSeconds"),
+    Row("off by one: seven held (minMember members wait)", ({PERMIT_ONLY: 7, COSCHEDULING: 0},), False,
+        "Can every member get a GPU"),
+    Row("all eight members held", ({PERMIT_ONLY: 8, COSCHEDULING: 0},), False, "Can every member get a GPU"),
+    Row("off by one below", ({PERMIT_ONLY: 5, COSCHEDULING: 0},), False, "room for"),
     Row("a number as a string", ({PERMIT_ONLY: "6", COSCHEDULING: 0},), False, "whole numbers"),
     Row("a configuration missing", ({PERMIT_ONLY: 6},), False, COSCHEDULING),
+    Row("a function that never returns, in place of the dict", (endless,), False, COSCHEDULING, short=True),
     Row("None", (None,), False, COSCHEDULING),
     Row("...", (...,), False, COSCHEDULING),
 ]
 
-LARGEST_MIN_MEMBER = [
-    Row("right", (6,), True),
-    Row("one too small", (5,), False, "largest"),
-    Row("one too large", (7,), False, "notebook pod holds two"),
-    Row("every member", (8,), False, "notebook pod holds two"),
-    Row("zero", (0,), False, "at least 1"),
-    Row("negative", (-1,), False, "at least 1"),
-    Row("a string", ("6",), False, "whole number"),
-    Row("a float", (6.0,), False, "whole number"),
-    Row("a bool", (True,), False, "whole number"),
-    Row("None", (None,), False, "whole number"),
-    Row("...", (...,), False, "whole number"),
+LATE_MEMBER = [
+    Row("right", (90,), True, says="activeQ"),
+    Row("right, as a float", (90.0,), True),
+    Row("the flush of section 5.4", (330,), False, "ActivateSiblings"),
+    Row("five minutes after train-7 arrives", (390,), False, "ActivateSiblings"),
+    Row("never", (float("inf"),), False, "ActivateSiblings"),
+    Row("when gpu-3 joins", (60,), False, "PreFilter"),
+    Row("at once, t=0", (0,), False, "PreFilter"),
+    Row("after the group's backoff (podGroupBackoffSeconds)", (110,), False, "backed off"),
+    Row("the old question's answer (the largest minMember, 6)", (6,), False, "PreFilter"),
+    Row("a string", ("90",), False, "number of seconds"),
+    Row("a bool", (True,), False, "number of seconds"),
+    Row("a list", ([90],), False, "number of seconds"),
+    Row("a function that never returns, in place of the time", (endless,), False, "number of seconds", short=True),
+    Row("None", (None,), False, "number of seconds"),
+    Row("...", (...,), False, "number of seconds"),
 ]
 
 # --- chapter 07 ----------------------------------------------------------------------------
@@ -159,12 +171,13 @@ NUM_CANDIDATES = [
     Row("right, with another count", ({30: 30, 100: 40, 1000: 250, 4000: 1000},), True),
     Row("the default args", ({30: 30, 100: 100, 1000: 100},), False, "default args"),
     Row("25 percent of a small cluster", ({30: 7, 100: 40, 1000: 250},), False, "40"),
-    Row("more than the nodes", ({30: 40, 100: 40, 1000: 250},), False, "never more"),
+    Row("more than the nodes", ({30: 40, 100: 40, 1000: 250},), False, "two ifs"),
     Row("the minimum on a big cluster", ({30: 30, 100: 40, 1000: 40},), False, "25%"),
     Row("off by one", ({30: 30, 100: 40, 1000: 251},), False, "25%"),
     Row("a count missing", ({30: 30, 100: 40},), False, "1000"),
     Row("a string key", ({"30": 30, 100: 40, 1000: 250},), False, "ints"),
     Row("a string value", ({30: "30", 100: 40, 1000: 250},), False, "whole numbers"),
+    Row("a function that never returns, in place of the dict", (endless,), False, "dict", short=True),
     Row("None", (None,), False, "dict"),
     Row("...", (...,), False, "dict"),
 ]
@@ -181,6 +194,7 @@ DROPPED_BY = [
     Row("a node missing", ({"n4": CRITERION_MIN_HIGHEST_PRIORITY},), False, "every"),
     Row("n5 is no candidate", ({**RIGHT_DROPS, "n5": CRITERION_MIN_NUM_PODS},), False, "n5"),
     Row("a rule of its own words", ({**RIGHT_DROPS, "n2": "sum"},), False, "CRITERION_"),
+    Row("a function that never returns, in place of the dict", (endless,), False, "dict", short=True),
     Row("None", (None,), False, "dict"),
     Row("...", (...,), False, "dict"),
 ]
@@ -225,8 +239,9 @@ def crashes(cluster: Any) -> None:
 MAKE_N2_WIN = [
     Row("scratch-c as important as a batch pod", (set_priority("scratch-c", 100),), True, says="nominates n2"),
     Row("a changed copy returned", (returns_a_copy,), True),
-    Row("off by one: scratch-c as important as scratch-a", (set_priority("scratch-c", 10),), False, "n3's victim"),
-    Row("n2's victims made more important", (set_priority("scratch-a", 100),), False, "n3's victim"),
+    Row("off by one: scratch-c as important as scratch-a", (set_priority("scratch-c", 10),), False,
+        "pickOneNodeForPreemption"),
+    Row("n2's victims made more important", (set_priority("scratch-a", 100),), False, "pickOneNodeForPreemption"),
     Row("only the class name changed", (change_class_name,), False, "spec.priority"),
     Row("a priority as a string", (set_priority("scratch-c", "100"),), False, "int"),
     Row("returns something else", (lambda cluster: 42,), False, "return nothing"),
@@ -243,7 +258,7 @@ TABLES: dict[str, tuple[str, list[Row]]] = {
     "check_nodes_used": ("ch06", NODES_USED),
     "check_packer_profile": ("ch06", PACKER),
     "check_gpus_held_at_permit": ("ch06", GPUS_HELD),
-    "check_largest_min_member": ("ch06", LARGEST_MIN_MEMBER),
+    "check_late_member": ("ch06", LATE_MEMBER),
     "check_num_candidates": ("ch07", NUM_CANDIDATES),
     "check_dropped_by": ("ch07", DROPPED_BY),
     "check_make_n2_win": ("ch07", MAKE_N2_WIN),
@@ -270,8 +285,57 @@ def test_every_check_of_chapters_06_and_07_has_a_table() -> None:
         assert any(r.args == (None,) or r.args == (...,) for r in rows), f"{check}: no unanswered row"
 
 
+@pytest.mark.ch06
+@pytest.mark.parametrize("check,rows,answer", [
+    ("check_gpus_held_at_permit", GPUS_HELD, r"(?<![\w-])(6|six)(?![\w-]|\.\w)"),  # not gpu-six.yaml
+    ("check_late_member", LATE_MEMBER, r"\b90\b"),
+], ids=["GPUs held at Permit", "the late member"])
+def test_hints_do_not_give_the_answer_away(check: str, rows: list[Row], answer: str,
+                                            capsys: pytest.CaptureFixture) -> None:
+    import re
+
+    for row in rows:
+        if row.passes or row.short:
+            continue
+        assert getattr(exercises, check)(*row.args) is False
+        hint = capsys.readouterr().out.split(" Hint: ", 1)[1]
+        assert not re.search(answer, hint, flags=re.I), (row.id, hint)
+
+
+@pytest.mark.ch06
+def test_every_endless_answer_gets_its_verdict_within_eight_seconds_at_the_default_limit() -> None:
+    """With the default time limit (no test override), each check answers an endless answer in time."""
+    import time
+
+    for check, (_, rows) in TABLES.items():
+        for row in rows:
+            if row.short:
+                start = time.monotonic()
+                getattr(exercises, check)(*row.args)
+                assert time.monotonic() - start <= 8.0, (check, row.id)
+
+
 @pytest.mark.parametrize("check", ["check_packer_profile", "check_make_n2_win"])
 def test_checks_that_run_learner_code_take_a_time_limit(check: str) -> None:
     import inspect
 
     assert "seconds" in inspect.signature(getattr(exercises, check)).parameters
+
+
+@pytest.mark.ch06
+def test_the_late_member_asks_for_its_seven_siblings_at_permit() -> None:
+    """What exercise 06.4's verdict says: train-7, created at t=90 s, is the first member to wait at
+    Permit, and that moves the seven members refused at PreFilter to activeQ (ForceActivate)."""
+    from ksched_edu.exercises import ch06
+    from ksched_edu.trace import Recorder
+    from ksched_edu.viz.readers import queue_moves
+
+    assert ch06.all_bound_at() == 90
+    sim = ch06.gang_simulation("coscheduling.yaml", only_the_gang=False, late=ch06.LATE_MEMBER,
+                               recorder=Recorder()).run()
+    moves = queue_moves(sim.recorder)
+    refused = {m.pod for m in moves if m.time == 0 and "/train-" in m.pod and m.action == "requeue"}
+    assert refused == {f"default/train-{i}" for i in range(7)}
+    activated = {m.pod for m in moves if m.time == 90 and m.event == "ForceActivate"}
+    assert activated == refused
+    assert ch06.all_bound_at(("train-7", 0.0)) == 330  # section 5.4: no member is late

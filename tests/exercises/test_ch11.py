@@ -1,14 +1,17 @@
-"""The check of chapter 10 (check_gang_gpu), against a table of the plugins a learner might write.
+"""The check of chapter 11 (check_gang_gpu), against a table of the plugins a learner might write.
 
 ``GangGPU`` below is the chapter's solution; every other row changes one method
 the way a learner might get it wrong (a wrong status code, a wrong type, a
 missing pair, a score out of range, a Permit that never waits or never lets the
-gang go, a queue sort that splits gangs, a placeholder, an endless loop) and
-names a word the hint must contain. A check returns its verdict, prints
-exactly one line and never raises (tests/exercises/verdicts.py).
+gang go, a queue sort that splits gangs or is not a consistent order, a Score
+that places every gang on NVLink but makes them wait longer than the stock
+profile, a placeholder, an endless loop) and names a word the hint must contain.
+A check returns its verdict, prints exactly one line and never raises
+(tests/exercises/verdicts.py).
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, NamedTuple, Optional
 
 import pytest
@@ -35,12 +38,13 @@ class GangGPU(GPUTopology):
         return "GangGPU"
 
     def less(self, a: Any, b: Any) -> bool:
-        if pod_priority(a.pod) != pod_priority(b.pod):
-            return pod_priority(a.pod) > pod_priority(b.pod)
-        ga, gb = a.pod.metadata.labels.get(POD_GROUP_LABEL, ""), b.pod.metadata.labels.get(POD_GROUP_LABEL, "")
-        if ga != gb and ga and gb:
-            return ga < gb
-        return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+        def key(info: Any) -> tuple:
+            group = info.pod.metadata.labels.get(POD_GROUP_LABEL)
+            pg = self.handle.object_lister().get("PodGroup", info.pod.metadata.namespace, group) if group else None
+            since = pg.metadata.creation_timestamp if pg is not None else info.initial_attempt_timestamp
+            return -pod_priority(info.pod), since, info.pod.key
+
+        return key(a) < key(b)
 
     def pre_filter(self, state: Any, pod: Any) -> Any:
         group = pod.metadata.labels.get(POD_GROUP_LABEL)
@@ -226,6 +230,27 @@ class ScoreBare(GangGPU):
         return super().score(state, pod, node_name)[0]
 
 
+class ScorePacksOnly(GangGPU):
+    """Packs every pod, without the lower score where an NVLink set of 4 would break: every gang runs
+    whole on NVLink, but waits longer in all than under the stock profile."""
+
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        req = state.read(PRE_FILTER_STATE_KEY)
+        info = self.handle.snapshot_shared_lister().node_infos().get(node_name)
+        _, top = self.catalog.for_node(info.node())
+        gpus = gpus_in_use(info, top, self.ledger)
+        used_after = len(top.gpus) - gpus.free_count + req.count
+        return MAX_NODE_SCORE * used_after // len(top.gpus), None
+
+
+class ScoreSlow(GangGPU):
+    """Right, but each call takes a fifth of a second: the calls share one budget."""
+
+    def score(self, state: Any, pod: Any, node_name: str) -> Any:
+        time.sleep(0.2)
+        return super().score(state, pod, node_name)
+
+
 class ScoreSpread(GangGPU):
     """LeastAllocated by GPUs: the emptiest node first, for every pod."""
 
@@ -266,6 +291,16 @@ class PermitWaitsForEveryone(GangGPU):
             not pod.metadata.labels.get(POD_GROUP_LABEL) else (status, timeout)
 
 
+class PermitEndlessOnceComplete(GangGPU):
+    """Loops forever when a gang completes: never in the probes, only in the workload's run."""
+
+    def permit(self, state: Any, pod: Any, node_name: str) -> Any:
+        status, timeout = super().permit(state, pod, node_name)
+        if status is None and pod.metadata.labels.get(POD_GROUP_LABEL):
+            endless()
+        return status, timeout
+
+
 class PermitNeverAllows(GangGPU):
     """Waits until the gang is complete but never lets the waiting members go."""
 
@@ -289,6 +324,52 @@ class LessSplitsGangs(GangGPU):
         if pod_priority(a.pod) != pod_priority(b.pod):
             return pod_priority(a.pod) > pod_priority(b.pod)
         return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+
+
+class LessByGroupName(GangGPU):
+    """The chapter's first answer: gang members by group name, other pods by arrival. Not an order:
+    lonely-0 (gang probe-lonely, t=1) < plain (t=2) < full-0 (gang probe-full, t=3) < lonely-0."""
+
+    def less(self, a: Any, b: Any) -> bool:
+        if pod_priority(a.pod) != pod_priority(b.pod):
+            return pod_priority(a.pod) > pod_priority(b.pod)
+        ga, gb = a.pod.metadata.labels.get(POD_GROUP_LABEL, ""), b.pod.metadata.labels.get(POD_GROUP_LABEL, "")
+        if ga != gb and ga and gb:
+            return ga < gb
+        return (a.timestamp, a.pod.key) < (b.timestamp, b.pod.key)
+
+
+class LessOrEqual(GangGPU):
+    """<= instead of <: a pod goes before itself."""
+
+    def less(self, a: Any, b: Any) -> bool:
+        return not GangGPU.less(self, b, a)
+
+
+class LessGangsTie(GangGPU):
+    """Members of two gangs compare equal to each other, but not to a pod in no gang."""
+
+    def less(self, a: Any, b: Any) -> bool:
+        if pod_priority(a.pod) != pod_priority(b.pod):
+            return pod_priority(a.pod) > pod_priority(b.pod)
+        ga, gb = a.pod.metadata.labels.get(POD_GROUP_LABEL), b.pod.metadata.labels.get(POD_GROUP_LABEL)
+        if ga and gb:
+            return False
+        return a.timestamp < b.timestamp
+
+
+class LessWithinASecond(GangGPU):
+    """Arrivals less than a second apart count as simultaneous: ties that do not chain."""
+
+    def less(self, a: Any, b: Any) -> bool:
+        if pod_priority(a.pod) != pod_priority(b.pod):
+            return pod_priority(a.pod) > pod_priority(b.pod)
+        return a.timestamp + 1.0 < b.timestamp
+
+
+class LessEndless(GangGPU):
+    def less(self, a: Any, b: Any) -> bool:
+        return endless()
 
 
 class LessReturnsNone(GangGPU):
@@ -355,15 +436,30 @@ ROWS = [
     Row("score out of range", factory(ScoreOutOfRange), False, "MAX_NODE_SCORE"),
     Row("score is a float", factory(ScoreFloat), False, "whole number"),
     Row("score returns a number, not a pair", factory(ScoreBare), False, "pair"),
-    Row("score spreads every pod", factory(ScoreSpread), False, "NVLink set", says="stranded"),
+    Row("score spreads every pod", factory(ScoreSpread), False, "NVLink set", says="waited 690 s in all"),
+    Row("score takes 0.2 s a call (one budget for the whole check)", factory(ScoreSlow), False,
+        "all of your methods share", says="score never ends: it was still running when your code had used the 1 s",
+        short=True),
+    Row("score packs, and breaks NVLink sets for single GPUs", factory(ScorePacksOnly), False, "gang waits",
+        says="waited 654 s in all, 630 s under the stock profile"),
     Row("permit never waits", factory(PermitNeverWaits), False, "Code.Wait"),
     Row("permit waits without a timeout", factory(PermitNoTimeout), False, "timeout"),
     Row("permit returns a Status, not a pair", factory(PermitStatusOnly), False, "pair"),
     Row("permit holds the inference pods too", factory(PermitWaitsForEveryone), False, "only gang members"),
     Row("permit never lets the gang go", factory(PermitNeverAllows), False, "allow"),
+    Row("permit never returns once a gang is complete", factory(PermitEndlessOnceComplete), False,
+        "must return at once", says="permit (Permit) never ends", short=True),
     Row("less ignores priority", factory(LessIgnoresPriority), False, "pod_priority"),
-    Row("less splits a gang", factory(LessSplitsGangs), False, "pod-group label"),
+    Row("less splits a gang", factory(LessSplitsGangs), False, "creation_timestamp", says="split"),
     Row("less returns None", factory(LessReturnsNone), False, "bool"),
+    Row("less: gangs by group name, others by arrival (not an order)", factory(LessByGroupName), False,
+        "one consistent order", says="puts lonely-0 before plain and plain before full-0, but not lonely-0"),
+    Row("less is <=", factory(LessOrEqual), False, "coscheduling.go L125-137", says="cannot go before itself"),
+    Row("less: members of two gangs tie", factory(LessGangsTie), False, "one key", says="not a consistent order"),
+    Row("less: arrivals within a second tie", factory(LessWithinASecond), False, "one key",
+        says="finds lonely-0 and plain equal, plain and full-0 equal, but not lonely-0 and full-0"),
+    Row("less never returns", factory(LessEndless), False, "True when the first pod",
+        says="less (QueueSort) never ends", short=True),
     Row("another name", factory(Misnamed), False, "name()"),
     Row("name() not written", factory(NameStub), False, "name()"),
     Row("no gang methods", factory(NoPermit), False, "def less"),

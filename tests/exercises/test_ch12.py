@@ -1,4 +1,4 @@
-"""Chapter 11's checks, each against a table of answers a learner might give.
+"""Chapter 12's checks, each against a table of answers a learner might give.
 
 Every row is one answer: the check must return its verdict, print exactly one
 line, never raise, and (for a wrong answer) give a hint that points the right
@@ -6,6 +6,8 @@ way without giving the answer away.
 """
 from __future__ import annotations
 
+import itertools
+import time
 from typing import Any, Callable, Optional
 
 import pytest
@@ -22,7 +24,9 @@ NODE = ch12.NODE_CONFLICT
 
 def _expect(capsys: pytest.CaptureFixture, check: Callable[..., bool], answer: Any, passes: bool,
             says: Optional[str], hint: Optional[str]) -> None:
+    start = time.monotonic()
     result, out = verdict(capsys, check, answer)
+    assert time.monotonic() - start < 8.0, "a verdict comes within 8 s"
     assert result is passes, out
     if says is not None:
         assert says in out.split(" Hint: ")[0], f"the verdict should say {says!r}: {out!r}"
@@ -52,10 +56,12 @@ REASON_CASES = [
     # forgets that the class does not allow zone-a (n1 would provision)
     ("n1-passes", dict(RIGHT_REASONS, n1=[]), False, "1 node(s) predicted wrong", "allowedTopologies"),
     # forgets the static volume on n4 (zone-a is not allowed for provisioning)
-    ("n4-fails", dict(RIGHT_REASONS, n4=[BIND]), False, "VolumeBinding lets n4 through", "static volume"),
+    ("n4-fails", dict(RIGHT_REASONS, n4=[BIND]), False, "among them n4", "findMatchingVolumes L901-937"),
     # thinks the bound volume is fine everywhere
     ("n2-passes", dict(RIGHT_REASONS, n2=[]), False, "1 node(s) predicted wrong", None),
-    ("n2-both", dict(RIGHT_REASONS, n2=[NODE, BIND]), False, "other reasons", None),
+    ("n2-both", dict(RIGHT_REASONS, n2=[NODE, BIND]), False, "among them n2", "binder.go L278-382"),
+    # an endless value: the check never iterates what is not a list
+    ("endless-iterable", dict(RIGHT_REASONS, n1=itertools.count()), False, "not a list", "list of reasons"),
     ("everything-fails", {n: [BIND] for n in ("n1", "n2", "n3", "n4")}, False, "3 node(s) predicted wrong", None),
 ]
 
@@ -68,6 +74,9 @@ def test_check_volume_reasons(capsys, answer, passes, says, hint) -> None:
 def test_wrong_reasons_do_not_give_the_answer_away(capsys) -> None:
     _, out = verdict(capsys, ch12.check_volume_reasons, dict(RIGHT_REASONS, n1=[]))
     assert "n3" not in out and "n4" not in out
+    for node, reasons in RIGHT_REASONS.items():  # a wrong answer never learns VolumeBinding's own reasons
+        _, out = verdict(capsys, ch12.check_volume_reasons, dict(RIGHT_REASONS, **{node: [BIND, NODE]}))
+        assert "lets" not in out and "through" not in out.split(" Hint: ")[0]
 
 
 # --- check_csi_placements -----------------------------------------------------------------
@@ -94,6 +103,11 @@ PLACEMENT_CASES = [
     # b's two volumes on n2 (limit 1)
     ("b-on-n2", dict(RIGHT_PLACEMENTS, **{"default/b": "n2", "default/d": None}), False, "2 of 5", None),
     ("all-n1", {k: "n1" for k in RIGHT_PLACEMENTS}, False, "3 of 5", None),
+    # the hint cites the Go to read
+    ("b-fits-n1", dict(RIGHT_PLACEMENTS, **{"default/b": "n1"}), False, "1 of 5", "csi.go L109-179"),
+    # an endless value: never iterated
+    ("endless-iterable", dict(RIGHT_PLACEMENTS, **{"default/a": itertools.count()}), False,
+     "neither a node nor None", None),
 ]
 
 

@@ -44,14 +44,18 @@ def check_tour_cpu_request(cpu_request: Any) -> bool:
     """Does ``default/web`` land on n1 when its container requests ``cpu_request`` CPU?"""
     from ksched_edu.api.quantity import Quantity
 
-    hint = ("n3 has 2 CPUs and n1 has 3 of its 4 free; find a request that makes n3 score lower "
-            "than n1 (or not fit at all), e.g. try values between \"1\" and \"3\"")
+    hint = ("write each node's total as a function of the request: NodeResourcesFit's LeastAllocated scores "
+            "each resource as the share of allocatable left free and averages CPU and memory "
+            "(noderesources/least_allocated.go L30-61), BalancedAllocation rewards CPU and memory fractions "
+            "that stay close (noderesources/balanced_allocation.go L138-173), and section 5 has both nodes' "
+            "numbers at 500m; remember that Filter runs first (noderesources/fit.go fitsRequest, L421-501)")
     if is_unanswered(cpu_request):
         return failed("cpu_request is not set yet.", hint=f"set it to a CPU quantity string; {hint}")
     try:
         quantity = Quantity(str(cpu_request))
     except Exception as err:  # the Quantity parser's message says what is wrong
-        return failed(f"{cpu_request!r} is not a quantity ({err}).", hint="write it as \"1500m\" or \"2\"")
+        return failed(f"{cpu_request!r} is not a quantity ({err}).",
+                      hint="write it as a quantity string, such as \"750m\" or \"1\"")
 
     if quantity.milli_value() <= 0:
         return failed(f"{cpu_request!r} is not a positive amount of CPU.", hint=hint)
@@ -77,9 +81,10 @@ def check_tour_prediction(winner: Any) -> bool:
         pod.spec.tolerations.append(Toleration(key="dedicated", operator="Equal", value="batch",
                                                effect="NoSchedule"))
 
-    hint = ("with the toleration n2 passes every Filter; compare the three nodes' scores plugin by plugin "
-            "(TaintToleration only counts PreferNoSchedule taints, and NodeResourcesFit prefers the node "
-            "whose CPU and memory stay the most free, as fractions)")
+    hint = ("with the toleration n2 passes every Filter; compare the three nodes' scores plugin by plugin: "
+            "TaintToleration counts PreferNoSchedule taints only (tainttoleration/taint_toleration.go L125-154), "
+            "and NodeResourcesFit's LeastAllocated compares fractions of each node, not amounts "
+            "(noderesources/least_allocated.go L30-61)")
     if is_unanswered(winner):
         return failed("winner is not set yet.", hint=f"set it to \"n1\", \"n2\" or \"n3\"; {hint}")
     if winner not in NODES:
@@ -100,9 +105,9 @@ def check_tour_upstream(picker: Any) -> bool:
     """Is ``picker`` the Python function that ports the Go function choosing the winner among the scored nodes?"""
     from ksched_edu.anchors import Anchor, record_of
 
-    hint = ("in SourceView(schedule_pod) the scheduling cycle scores the feasible nodes (prioritize_nodes) "
-            "and then calls one more function to choose among them; import that function from "
-            "ksched_edu.schedule_one and assign the function itself")
+    hint = ("in SourceView(schedule_pod), beside schedulePod (schedule_one.go L390-438), the scheduling cycle "
+            "scores the feasible nodes (prioritize_nodes) and then calls one more function to choose among them; "
+            "import that function from ksched_edu.schedule_one and assign the function itself")
     if is_unanswered(picker):
         return failed("picker is not set yet.", hint=hint)
     if isinstance(picker, str):

@@ -30,8 +30,8 @@ def check_node_tree_order(order: Any) -> bool:
     """Is ``order`` the order the scheduler walks the nodes of TREE_NODES?"""
     from ksched_edu.internal.cache.node_tree import NodeTree
 
-    hint = ("the node tree keeps one list per zone, zones in the order they first appeared; it takes the first "
-            "node of every zone, then the second of every zone, and so on")
+    hint = ("read the node tree's addNode and list (pkg/scheduler/internal/cache/node_tree.go L51-67 and "
+            "L119-143): in which order does it keep the zones, and what does each pass of list take from each zone?")
     if is_unanswered(order):
         return failed("order is not set yet.", hint=f"set it to a list of the six node names; {hint}")
     expected = NodeTree(tree_nodes()).list()
@@ -63,7 +63,9 @@ def check_non_zero_cpu(requested_milli_cpu: Any, non_zero_milli_cpu: Any) -> boo
 
     info = NodeInfo(*besteffort_neighbours())
     hint = ("`requested` adds up what the containers ask for; `non_zero_requested` first gives a container "
-            "without a CPU request a default (look for DEFAULT_MILLI_CPU_REQUEST in ksched_edu.api.resource)")
+            "without a CPU request a default: read GetNonzeroRequests and the defaults above it "
+            "(pkg/scheduler/util/pod_resources.go L33-46), and NodeInfo.update, which adds both sums "
+            "(pkg/scheduler/framework/types.go L846-865)")
     if is_unanswered(requested_milli_cpu) or is_unanswered(non_zero_milli_cpu):
         return failed("both numbers must be set.", hint=hint)
     got = (requested_milli_cpu, non_zero_milli_cpu)
@@ -107,9 +109,11 @@ def unschedulable_timeout_moves(until: float = FLUSH_UNTIL) -> list[float]:
 
 def check_unschedulable_flush_times(times: Any) -> bool:
     """Are ``times`` the virtual times (up to 700 s) at which the flush moves default/web out of unschedulablePods?"""
-    hint = ("flushUnschedulablePodsLeftover runs at t=0 and then every 30 s; it moves a pod only once "
-            "now - timestamp is *more than* 5 minutes, and the timestamp is when the pod last failed "
-            "(the first failure is at t=0.001; a moved pod is retried at once and fails again)")
+    hint = ("read three places in pkg/scheduler/internal/queue/scheduling_queue.go: when the flush runs "
+            "((*PriorityQueue).Run, L393-400: wait.Until every 30 s, and when is its first call?), the test it "
+            "makes on each pod (flushUnschedulablePodsLeftover, L863-879: which comparison, against which "
+            "timestamp?), and where that timestamp is set again (addUnschedulableWithoutQueueingHint, "
+            "L742-743); then follow the pod from its first failure at t=0.001")
     if is_unanswered(times):
         return failed("times is not set yet.", hint=f"set it to a list of numbers (seconds); {hint}")
     if not isinstance(times, (list, tuple)) or not all(

@@ -1,15 +1,16 @@
 """Checks for chapter 02 (the scheduling queue).
 
-``check_backoff_prediction`` compares predicted backoffs with what a real
-PriorityQueue computes (``calculate_backoff_duration``) for the configuration
-the exercise states; ``check_free_the_pod`` runs the teaching cluster with the
-pod of data/workloads/ssd-job.yaml, calls the learner's function on the API
-server, runs on, and reads from the trace which event moved the pod and where
-it was bound. ``check_flush_prediction`` and ``check_hint_predictions`` run
-the cordoned teaching cluster of the chapter (every node marked
-unschedulable, default/web pending) and read from the trace when the
-30-second flush moved the pod, and which node changes moved it with queueing
-hints on.
+``check_second_attempt`` runs section 1's workload (the teaching cluster with
+data/workloads/queue-waiting-pods.yaml) with queueing hints on and reads from
+the trace where ``default/big`` went after its first attempt and when its
+second attempt started;
+``check_free_the_pod`` runs the teaching cluster with the pod of
+data/workloads/ssd-job.yaml, calls the learner's function on the API server,
+runs on, and reads from the trace which event moved the pod and where it was
+bound. ``check_flush_prediction`` and ``check_hint_predictions`` run the
+cordoned teaching cluster of the chapter (every node marked unschedulable,
+default/web pending) and read from the trace when the 30-second flush moved
+the pod, and which node changes moved it with queueing hints on.
 """
 from __future__ import annotations
 
@@ -18,11 +19,6 @@ from typing import Any, Callable, Optional
 
 from ksched_edu.exercises.core import (CheckTimeout, call_answer, describe_exception, failed, is_unanswered,
                                        passed, project_path)
-
-# The configuration the backoff exercise states.
-INITIAL_BACKOFF = 2.0
-MAX_BACKOFF = 20.0
-ATTEMPTS = (1, 2, 3, 4, 5, 6)
 
 SSD_CLUSTER = ("data/clusters/three-nodes.yaml", "data/workloads/ssd-job.yaml")
 SSD_POD = "default/ssd-job"
@@ -40,33 +36,69 @@ HINT_CHANGES = ("uncordon n2", "uncordon n3", "add n4", "add n4 cordoned")
 CHANGE_TIME = 5.0
 
 
-def backoff_after(attempts: int, initial: float = INITIAL_BACKOFF, maximum: float = MAX_BACKOFF) -> float:
-    """The backoff a real PriorityQueue gives a pod after ``attempts`` attempts."""
-    from ksched_edu.api.types import ObjectMeta, Pod
-    from ksched_edu.framework.types import PodInfo, QueuedPodInfo
-    from ksched_edu.internal.queue.scheduling_queue import PriorityQueue
+# --- section 1's workload with queueing hints on --------------------------------------------
 
-    queue = PriorityQueue(lambda a, b: False, pod_initial_backoff_seconds=initial, pod_max_backoff_seconds=maximum)
-    pod = Pod(ObjectMeta(name="p", namespace="default", uid="p"))
-    return queue.calculate_backoff_duration(QueuedPodInfo(PodInfo(pod), attempts=attempts))
+WAITING_PODS = ("data/clusters/three-nodes.yaml", "data/workloads/queue-waiting-pods.yaml")
+BIG = "default/big"
+# The three parts of the queue, with the other names a learner may use for them.
+QUEUE_PARTS = {"activeq": "activeQ", "active": "activeQ",
+               "backoffq": "backoffQ", "backoff": "backoffQ", "podbackoffq": "backoffQ",
+               "unschedulablepods": "unschedulablePods", "unschedulable": "unschedulablePods",
+               "unschedulableq": "unschedulablePods"}
+TRACE_PARTS = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
+SECOND_ATTEMPT_HORIZON = 700.0
+# The hints of exercise 1: the Go to read for where big goes, and for when it is tried next.
+PART_HINT = ("find the event that reached the queue during big's first attempt (web's bind: addPodToCache, "
+             "pkg/scheduler/eventhandlers.go L194-208, then AssignedPodAdded, "
+             "pkg/scheduler/internal/queue/scheduling_queue.go L1064-1068), then what AddUnschedulableIfNotPresent "
+             "does with it when the gate is on: determineSchedulingHintForInFlightPod (L676-732) asks "
+             "isPodWorthRequeuing (L442-513) about the plugins that rejected big; section 2 prints the events "
+             "they registered")
+TIME_HINT = ("once you know where big waits, find what moves it next: flushBackoffQCompleted (L830-859) or "
+             "flushUnschedulablePodsLeftover (L863-879), how often (*PriorityQueue).Run calls each "
+             "(pkg/scheduler/internal/queue/scheduling_queue.go L393-400), and the timestamp each compares "
+             "(set at L805)")
 
 
-def check_backoff_prediction(predicted: Any) -> bool:
-    """Is ``predicted`` (attempts -> seconds) the backoff with podInitialBackoffSeconds 2, podMaxBackoffSeconds 20?"""
-    hint = (f"the first failure waits podInitialBackoffSeconds ({INITIAL_BACKOFF:g}s); each further attempt "
-            f"doubles it, and no wait is longer than podMaxBackoffSeconds ({MAX_BACKOFF:g}s)")
-    if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("predicted is not a dict {attempts: seconds} yet.", hint=hint)
-    missing = [n for n in ATTEMPTS if is_unanswered(predicted.get(n))]
-    if missing:
-        return failed(f"no prediction for {len(missing)} attempt count(s): {missing}.", hint=hint)
-    for n in ATTEMPTS:
-        want = backoff_after(n)
-        value = predicted[n]
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and float(value) == want
-        if not ok:
-            return failed(f"after {n} attempt(s) the pod does not wait {value!r}s.", hint=hint)
-    return passed("every backoff is right: " + ", ".join(f"{n}→{backoff_after(n):g}s" for n in ATTEMPTS) + ".")
+def second_attempt(queueing_hints: bool = True) -> tuple[str, float, float]:
+    """Section 1's workload: (where big went after its first attempt, when that attempt failed,
+    when its second attempt started)."""
+    from ksched_edu.api.loader import load_cluster
+    from ksched_edu.config.loader import default_config
+    from ksched_edu.sim.simulation import Simulation
+    from ksched_edu.trace import QueueEvent, Recorder
+
+    sim = Simulation(load_cluster([project_path(p) for p in WAITING_PODS]), default_config(), seed=1,
+                     recorder=Recorder(), queueing_hints=queueing_hints)
+    sim.run(until=SECOND_ATTEMPT_HORIZON)
+    moves = [e for e in sim.recorder.of(QueueEvent) if e.pod == BIG]
+    first_failure = next(e for e in moves if e.action == "requeue")
+    second_pop = [e for e in moves if e.action == "pop"][1]
+    return TRACE_PARTS[first_failure.queue], first_failure.time, second_pop.time
+
+
+def check_second_attempt(goes_to: Any, next_attempt: Any) -> bool:
+    """Section 1's workload with queueing hints on: where does big go after its first attempt, and when
+    does its second attempt start?"""
+    if is_unanswered(goes_to) or is_unanswered(next_attempt):
+        return failed("goes_to and next_attempt are not both set yet.",
+                      hint=f"goes_to is \"activeQ\", \"backoffQ\" or \"unschedulablePods\"; {PART_HINT}")
+    part = QUEUE_PARTS.get(goes_to.strip().lower()) if isinstance(goes_to, str) else None
+    if part is None:
+        return failed(f"{goes_to!r} is not one of the queue's parts activeQ, backoffQ, unschedulablePods.",
+                      hint=PART_HINT)
+    if isinstance(next_attempt, bool) or not isinstance(next_attempt, (int, float)):
+        return failed(f"next_attempt should be a virtual time in seconds, not {type(next_attempt).__name__}.",
+                      hint=TIME_HINT)
+    went, failed_at, second = second_attempt()
+    if part != went:
+        return failed(f"with the gate on, big did not go to {part} after its first attempt.", hint=PART_HINT)
+    if abs(float(next_attempt) - second) < 1e-6:
+        return passed(f"right: with the gate on, web's bind was replayed through the hints of the plugins that "
+                      f"rejected big, none of which registered it, so big waited in {went} from t={failed_at:g} s "
+                      f"until the 30-second flush of t={second:g} s; with the gate off, section 1 retried it at "
+                      f"t={second_attempt(queueing_hints=False)[2]:g} s.")
+    return failed(f"big's second attempt did not start at t={next_attempt:g} s.", hint=TIME_HINT)
 
 
 def check_free_the_pod(free: Callable[[Any], Any], seconds: Optional[float] = None) -> bool:

@@ -17,7 +17,8 @@ from ksched_edu.exercises import core
 from ksched_edu.schedule_one import prioritize_nodes, schedule_one, schedule_pod, select_host
 from ksched_edu.scheduler import Scheduler
 from ksched_edu.sim.simulation import Simulation
-from tests.exercises.verdicts import verdict
+from tests.exercises.verdicts import endless, verdict
+from tests.test_ch00_tour import go_lines, needs_checkout
 
 
 def _stub(*args: Any) -> Any:
@@ -43,13 +44,24 @@ def _endless_run(self: Simulation, until: Any = None, progress: Any = None) -> S
     (["2"], False, "is not a quantity"),
     ("-1", False, "not a positive amount"),
     ("0", False, "not a positive amount"),
+    ("3", True, "lands on n1"),
+    ("1000m", False, "still lands on n3"),
+    ("3001m", False, "fits nowhere"),
+    (2, True, "lands on n1"),
+    (endless, False, "is not a quantity"),
     (None, False, "not set yet"),
     (..., False, "not set yet"),
 ], ids=["2 CPUs", "1500m", "500m: unchanged", "1 CPU: one too few", "4 CPUs: fits nowhere", "not a quantity",
-        "a list", "negative", "zero", "None", "Ellipsis"])
+        "a list", "negative", "zero", "the old hint's upper end", "1000m: n3 still wins",
+        "more than n1 has free", "a number", "a function that never returns", "None", "Ellipsis"])
 def test_check_tour_cpu_request(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_tour_cpu_request, answer)
     assert result is ok and says in out
+    if not ok:
+        hint = out.split(" Hint: ", 1)[1]
+        # the hint cites the Go to read and gives no value or bound that passes
+        assert "least_allocated.go L30-61" in hint or "quantity string" in hint
+        assert not any(word in hint for word in ("between", "1500m", '"2"', '"3"', "1100m"))
 
 
 @pytest.mark.ch00
@@ -59,12 +71,16 @@ def test_check_tour_cpu_request(capsys: pytest.CaptureFixture, answer: Any, ok: 
     ("n1", False, "does not land on n1"),
     ("N3", False, "is not one of the nodes"),
     (3, False, "is not one of the nodes"),
+    (endless, False, "is not one of the nodes"),
     (None, False, "not set yet"),
     (..., False, "not set yet"),
-], ids=["n3", "n2, the big node", "n1", "wrong case", "a number", "None", "Ellipsis"])
+], ids=["n3", "n2, the big node", "n1", "wrong case", "a number", "a function that never returns", "None",
+        "Ellipsis"])
 def test_check_tour_prediction(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_tour_prediction, answer)
     assert result is ok and says in out
+    if not ok:
+        assert "taint_toleration.go L125-154" in out
 
 
 @pytest.mark.ch00
@@ -112,13 +128,16 @@ def test_check_tour_upstream(capsys: pytest.CaptureFixture, answer: Any, ok: boo
     (["y1", "z1", "x2", "y2", "x3", "x1"], False, "position 0 should hold x1"),
     (["x1", "y1", "z1"], False, "is not a list of the six nodes"),
     ("x1 y1 z1 x2 y2 x3", False, "is not a list of the six nodes"),
+    (endless, False, "is not a list of the six nodes"),
     (None, False, "not set yet"),
     (..., False, "not set yet"),
 ], ids=["round robin", "a tuple", "creation order", "zone by zone", "rotated by one", "too few", "a string",
-        "None", "Ellipsis"])
+        "a function that never returns", "None", "Ellipsis"])
 def test_check_node_tree_order(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_node_tree_order, answer)
     assert result is ok and says in out
+    if not ok:
+        assert "node_tree.go L51-67 and L119-143" in out
 
 
 @pytest.mark.ch01
@@ -128,13 +147,16 @@ def test_check_node_tree_order(capsys: pytest.CaptureFixture, answer: Any, ok: b
     (600, 600, False, "requested.milli_cpu is not 600"),
     (500, 700, False, "non_zero_requested.milli_cpu is not 700"),
     ("500", "600", False, "requested.milli_cpu is not 500"),
+    (500, endless, False, "non_zero_requested.milli_cpu is not"),
     (None, 600, False, "both numbers must be set"),
     (..., ..., False, "both numbers must be set"),
 ], ids=["defaults for the BestEffort pod", "no default", "default in requested too", "memory's 200 added",
-        "strings", "one unanswered", "unanswered"])
+        "strings", "a function that never returns", "one unanswered", "unanswered"])
 def test_check_non_zero_cpu(capsys: pytest.CaptureFixture, requested: Any, non_zero: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_non_zero_cpu, requested, non_zero)
     assert result is ok and says in out
+    if not ok:
+        assert "pod_resources.go L33-46" in out
 
 
 @pytest.mark.ch01
@@ -160,16 +182,20 @@ def test_the_flush_moves_the_pod_every_330_seconds() -> None:
     (330, False, "is not a list of numbers"),
     ([True, False], False, "is not a list of numbers"),
     (["330", "660"], False, "is not a list of numbers"),
+    (endless, False, "is not a list of numbers"),
     (None, False, "not set yet"),
     (..., False, "not set yet"),
 ], ids=["330 and 660", "a tuple of floats", "any order", "every 300 s", "300 s after each failure",
         "30 s off", "one second early", "only the first", "one too many", "the flush period", "a string",
-        "a number", "booleans", "strings", "None", "Ellipsis"])
+        "a number", "booleans", "strings", "a function that never returns", "None", "Ellipsis"])
 def test_check_unschedulable_flush_times(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_unschedulable_flush_times, answer)
     assert result is ok and says in out
     if not ok:
-        assert "every 30 s" in out  # the hint names the flush period
+        hint = out.split(" Hint: ", 1)[1]
+        # the hint sends the learner to the Go (the flush period is section 2's) and gives no time away
+        assert "every 30 s" in hint and "L863-879" in hint and "L742-743" in hint
+        assert not any(word in hint for word in ("330", "more than", "300"))
 
 
 @pytest.mark.ch01
@@ -184,3 +210,39 @@ def test_check_unschedulable_flush_times_is_bounded(capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize("name", ["check_tour_upstream", "check_unschedulable_flush_times"])
 def test_new_checks_are_re_exported(name: str) -> None:
     assert callable(getattr(exercises, name)) and name in exercises.all_checks()
+
+
+# --- the Go lines the hints cite ---------------------------------------------------------------------
+
+
+NR = "pkg/scheduler/framework/plugins/noderesources/"
+QUEUE = "pkg/scheduler/internal/queue/scheduling_queue.go"
+# (the file a hint names, the line, what the line holds)
+HINT_LINES = [
+    (NR + "least_allocated.go", 30, "func leastResourceScorer("), (NR + "least_allocated.go", 61, "}"),
+    (NR + "balanced_allocation.go", 138, "func balancedResourceScorer("), (NR + "balanced_allocation.go", 173, "}"),
+    (NR + "fit.go", 421, "func fitsRequest("), (NR + "fit.go", 501, "}"),
+    ("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", 125,
+     "func countIntolerableTaintsPreferNoSchedule("),
+    ("pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go", 154, "}"),
+    ("pkg/scheduler/schedule_one.go", 390, "func (sched *Scheduler) schedulePod("),
+    ("pkg/scheduler/schedule_one.go", 438, "}"),
+    ("pkg/scheduler/internal/cache/node_tree.go", 51, "func (nt *nodeTree) addNode("),
+    ("pkg/scheduler/internal/cache/node_tree.go", 67, "}"),
+    ("pkg/scheduler/internal/cache/node_tree.go", 119, "func (nt *nodeTree) list()"),
+    ("pkg/scheduler/internal/cache/node_tree.go", 143, "}"),
+    ("pkg/scheduler/util/pod_resources.go", 33, "DefaultMilliCPURequest"),
+    ("pkg/scheduler/util/pod_resources.go", 46, "}"),
+    ("pkg/scheduler/framework/types.go", 846, "func (n *NodeInfo) update("),
+    ("pkg/scheduler/framework/types.go", 865, "}"),
+    (QUEUE, 393, "func (p *PriorityQueue) Run("), (QUEUE, 400, "}"),
+    (QUEUE, 863, "func (p *PriorityQueue) flushUnschedulablePodsLeftover("), (QUEUE, 879, "}"),
+    (QUEUE, 743, "pInfo.Timestamp = p.clock.Now()"),
+]
+
+
+@pytest.mark.parametrize("path, line, holds", HINT_LINES, ids=[f"{p.rsplit('/', 1)[-1]}:{n}" for p, n, _ in HINT_LINES])
+def test_each_line_a_hint_cites_holds_what_it_should(path: str, line: int, holds: str) -> None:
+    needs_checkout()
+    text = go_lines(path)[line - 1]
+    assert text.startswith(holds) or holds in text, f"{path} L{line}: {text!r}"

@@ -10,35 +10,58 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch02
-from tests.exercises.verdicts import verdict
+from tests.exercises.test_ch06_10 import Row
+from tests.exercises.verdicts import assert_row, endless, verdict
+from tests.test_ch00_tour import go_lines, needs_checkout
 
 pytestmark = pytest.mark.ch02
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-# --- backoff prediction ------------------------------------------------------------------
+# --- the second attempt, queueing hints on (exercise 1) ------------------------------------------
 
-BACKOFF = {1: 2, 2: 4, 3: 8, 4: 16, 5: 20, 6: 20}
+def test_the_second_attempt_with_the_gate_on_and_off() -> None:
+    assert ch02.second_attempt() == ("unschedulablePods", 0.003, 330.0)
+    assert ch02.second_attempt(queueing_hints=False) == ("backoffQ", 0.003, 2.0)
 
 
-@pytest.mark.parametrize("answer,ok,says", [
-    (BACKOFF, True, "every backoff is right"),
-    ({n: float(s) for n, s in BACKOFF.items()}, True, "every backoff is right"),
-    ({1: 2, 2: 4, 3: 8, 4: 16, 5: 32, 6: 64}, False, "after 5 attempt(s)"),
-    ({1: 1, 2: 2, 3: 4, 4: 8, 5: 10, 6: 10}, False, "after 1 attempt(s)"),
-    ({1: 4, 2: 8, 3: 16, 4: 20, 5: 20, 6: 20}, False, "after 1 attempt(s)"),
-    ({n: str(s) for n, s in BACKOFF.items()}, False, "does not wait '2's"),
-    ({1: 2, 2: 4}, False, "no prediction for 4"),
-    ({**BACKOFF, 3: ...}, False, "no prediction for 1"),
-    (None, False, "not a dict"),
-    (..., False, "not a dict"),
-    ([2, 4, 8, 16, 20, 20], False, "not a dict"),
-], ids=["right", "floats", "no cap", "the default configuration", "off by one attempt", "strings",
-        "missing attempts", "an ellipsis left", "None", "unanswered", "a list"])
-def test_check_backoff_prediction(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
-    result, out = verdict(capsys, exercises.check_backoff_prediction, answer)
-    assert result is ok and says in out
+WHERE = "L676-732"  # the hint for a wrong part cites determineSchedulingHintForInFlightPod
+WHEN = "L863-879"  # the hint for a wrong time cites flushUnschedulablePodsLeftover
+SECOND_ATTEMPT = [
+    Row("right", ("unschedulablePods", 330), True, says="the 30-second flush of t=330 s"),
+    Row("right, the trace's name and a float", ("Unschedulable", 330.0), True),
+    Row("right, the walkthroughs' name", ("unschedulableQ", 330), True),
+    Row("the gate-off answer of section 1", ("backoffQ", 2), False, WHERE, says="did not go to backoffQ"),
+    Row("retried at once", ("activeQ", 0.003), False, WHERE, says="did not go to activeQ"),
+    Row("five minutes after the failure", ("unschedulablePods", 300.003), False, WHEN, says="t=300.003 s"),
+    Row("the flush at exactly 300 s", ("unschedulablePods", 300), False, WHEN, says="t=300 s"),
+    Row("one flush late", ("unschedulablePods", 360), False, WHEN, says="t=360 s"),
+    Row("parked, but moved by the backoff flush", ("unschedulablePods", 2), False, WHEN, says="t=2 s"),
+    Row("the old question's answer", ({1: 2, 2: 4, 3: 8, 4: 16, 5: 20, 6: 20}, 330), False, WHERE,
+        says="is not one of the queue's parts"),
+    Row("not a part of the queue", ("inFlight", 330), False, WHERE),
+    Row("a time as a string", ("unschedulablePods", "330"), False, WHEN, says="not str"),
+    Row("a bool", ("unschedulablePods", True), False, WHEN, says="not bool"),
+    Row("a function that never returns, for the time", ("unschedulablePods", endless), False, WHEN,
+        says="not function", short=True),
+    Row("a function that never returns, for the part", (endless, 330), False, WHERE, short=True),
+    Row("None", (None, 330), False, WHERE, says="not both set"),
+    Row("...", (..., ...), False, WHERE, says="not both set"),
+]
+
+
+@pytest.mark.parametrize("row", SECOND_ATTEMPT, ids=[r.id for r in SECOND_ATTEMPT])
+def test_check_second_attempt(row: Row, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_row(capsys, monkeypatch, exercises.check_second_attempt, row.args, row)
+
+
+def test_the_second_attempt_hints_do_not_give_the_answer_away(capsys: pytest.CaptureFixture) -> None:
+    for row in SECOND_ATTEMPT:
+        if not row.passes:
+            _, out = verdict(capsys, exercises.check_second_attempt, *row.args)
+            hint = out.split(" Hint: ", 1)[1]
+            assert "330" not in hint and "unschedulablePods" not in hint.replace('"unschedulablePods"', ""), out
 
 
 # --- free the pod -------------------------------------------------------------------------
@@ -157,3 +180,28 @@ def test_which_changes_move_web_with_hints_on() -> None:
 def test_check_hint_predictions(capsys: pytest.CaptureFixture, answer: Any, ok: bool, says: str) -> None:
     result, out = verdict(capsys, exercises.check_hint_predictions, answer)
     assert result is ok and says in out
+
+
+# --- the Go lines exercise 1 and its hints cite -------------------------------------------------------
+
+
+QUEUE = "pkg/scheduler/internal/queue/scheduling_queue.go"
+HINT_LINES = [
+    ("pkg/scheduler/eventhandlers.go", 194, "func (sched *Scheduler) addPodToCache("),
+    ("pkg/scheduler/eventhandlers.go", 208, "}"),
+    (QUEUE, 1064, "func (p *PriorityQueue) AssignedPodAdded("), (QUEUE, 1068, "}"),
+    (QUEUE, 780, "func (p *PriorityQueue) AddUnschedulableIfNotPresent("), (QUEUE, 827, "}"),
+    (QUEUE, 676, "func (p *PriorityQueue) determineSchedulingHintForInFlightPod("), (QUEUE, 732, "}"),
+    (QUEUE, 442, "func (p *PriorityQueue) isPodWorthRequeuing("), (QUEUE, 513, "}"),
+    (QUEUE, 830, "func (p *PriorityQueue) flushBackoffQCompleted("), (QUEUE, 859, "}"),
+    (QUEUE, 863, "func (p *PriorityQueue) flushUnschedulablePodsLeftover("), (QUEUE, 879, "}"),
+    (QUEUE, 393, "func (p *PriorityQueue) Run("), (QUEUE, 400, "}"),
+    (QUEUE, 805, "pInfo.Timestamp = p.clock.Now()"),
+]
+
+
+@pytest.mark.parametrize("path, line, holds", HINT_LINES, ids=[f"{p.rsplit('/', 1)[-1]}:{n}" for p, n, _ in HINT_LINES])
+def test_each_line_exercise_1_cites_holds_what_it_should(path: str, line: int, holds: str) -> None:
+    needs_checkout()
+    text = go_lines(path)[line - 1]
+    assert text.startswith(holds) or holds in text, f"{path} L{line}: {text!r}"

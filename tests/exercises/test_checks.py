@@ -49,7 +49,7 @@ def test_every_chapter_module_is_found() -> None:
 
 
 @pytest.mark.parametrize("name", ["check_tour_cpu_request", "check_tour_prediction", "check_node_tree_order",
-                                  "check_non_zero_cpu", "check_backoff_prediction", "check_free_the_pod",
+                                  "check_non_zero_cpu", "check_second_attempt", "check_free_the_pod",
                                   "check_score_plugin"])
 def test_checks_are_re_exported(name: str) -> None:
     assert callable(getattr(exercises, name))

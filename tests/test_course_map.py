@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -23,6 +24,7 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -208,33 +210,32 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def _landing_of(tmp_path: Path, *args: str) -> str:
-    """Where the root URL of ``bash .ci/lab ARGS`` leads."""
+@contextlib.contextmanager
+def lab_server(tmp_path: Path, *args: str) -> Iterator[tuple[str, str]]:
+    """``bash .ci/lab ARGS`` serving on a free port: (its base URL, its token); stopped after."""
     if not (ROOT / ".venv" / "bin" / "jupyter").exists():
         pytest.skip(".venv has no jupyter: bash .ci/setup makes it")
     port, token = _free_port(), os.urandom(8).hex()
     env = dict(os.environ, JUPYTER_TOKEN=token, BROWSER="true")
+    env.pop("KSCHED_EDU_LANG", None)
     for name in ("config", "data", "runtime"):
         (tmp_path / name).mkdir(exist_ok=True)
         env[f"JUPYTER_{name.upper()}_DIR"] = str(tmp_path / name)
     log = (tmp_path / "lab.log").open("w")
     server = subprocess.Popen(["bash", ".ci/lab", "--no-browser", f"--port={port}", "--ip=127.0.0.1", *args],
                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    opener = urllib.request.build_opener(_NoRedirect)
+    base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                opener.open(f"http://127.0.0.1:{port}/?token={token}", timeout=5)
-                pytest.fail("the root URL did not redirect")
-            except urllib.error.HTTPError as err:
-                if err.code in (301, 302, 303, 307):
-                    return err.headers["Location"]
-                raise
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=5)
+                break
             except (urllib.error.URLError, ConnectionError):
                 if server.poll() is not None or time.monotonic() > deadline:
                     pytest.fail(f"bash .ci/lab did not serve: {(tmp_path / 'lab.log').read_text()[-2000:]}")
                 time.sleep(0.5)
+        yield base, token
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -243,6 +244,19 @@ def _landing_of(tmp_path: Path, *args: str) -> str:
             os.killpg(server.pid, signal.SIGKILL)
             server.wait()
         log.close()
+
+
+def _landing_of(tmp_path: Path, *args: str) -> str:
+    """Where the root URL of ``bash .ci/lab ARGS`` leads."""
+    with lab_server(tmp_path, *args) as (base, token):
+        opener = urllib.request.build_opener(_NoRedirect)
+        try:
+            opener.open(f"{base}/?token={token}", timeout=10)
+        except urllib.error.HTTPError as err:
+            if err.code in (301, 302, 303, 307):
+                return err.headers["Location"]
+            raise
+        pytest.fail("the root URL did not redirect")
 
 
 def test_lab_opens_at_the_map(tmp_path) -> None:

@@ -186,8 +186,8 @@ def stage_contents(root: Path, notebooks: Path, content: Path) -> None:
     """The chapters as notebooks/ (``%matplotlib inline`` written as Python that passes where
     matplotlib cannot load) and data/, side by side."""
     shutil.copytree(notebooks, content / "notebooks",
-                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
-    for nb_path in sorted((content / "notebooks").glob("*.ipynb")):
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__", "locale"))
+    for nb_path in sorted((content / "notebooks").rglob("*.ipynb")):  # both editions
         nb = json.loads(nb_path.read_text())
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":

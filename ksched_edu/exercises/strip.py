@@ -240,7 +240,9 @@ def write_notebook(nb: dict[str, Any], path: Path) -> None:
 
 
 def strip_tree(src: Path, dst: Path) -> list[Path]:
-    """Strip every ``*.ipynb`` in ``src`` (a folder or one notebook) into folder ``dst``.
+    """Strip every ``*.ipynb`` in ``src`` (a folder or one notebook) into folder ``dst``, and
+    each edition in another language (a folder of ``src`` with notebooks, ``zh-CN/``) into the
+    same folder of ``dst``.
 
     The files the notebooks reference (``referenced_files``) are copied along.
     """
@@ -253,6 +255,10 @@ def strip_tree(src: Path, dst: Path) -> list[Path]:
         write_notebook(strip_notebook(read_notebook(path)), target)
         written.append(target)
     copy_referenced_files(notebooks, dst)
+    if src.is_dir():
+        for edition in sorted(d for d in src.iterdir() if d.is_dir() and not d.name.startswith(".")
+                              and any(d.glob("*.ipynb"))):
+            written += strip_tree(edition, dst / edition.name)
     return written
 
 

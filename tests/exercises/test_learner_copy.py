@@ -84,3 +84,15 @@ def test_the_chapters_folder_holds_chapters_and_pictures_only() -> None:
                     and not re.fullmatch(r"\d\d_\w+\.ipynb", p.name) and p.name != LANDING
                     and p.parent.name != "images")
     assert not others, f"notebooks/ holds {others}: keep chapters and their images/ only (tools' files go in .ci/)"
+
+
+def test_the_learner_copy_holds_the_chinese_edition_stripped_as_the_english(tmp_path: Path) -> None:
+    out = tmp_path / "learner"
+    _strip(ROOT / "notebooks", out)
+    edition = sorted(p.name for p in (ROOT / "notebooks" / "zh-CN").glob("*.ipynb"))
+    assert edition and sorted(p.name for p in (out / "zh-CN").glob("*.ipynb")) == edition
+    for name in edition:
+        english = [c for c in json.loads((out / name).read_text())["cells"] if c["cell_type"] == "code"]
+        chinese = [c for c in json.loads((out / "zh-CN" / name).read_text())["cells"] if c["cell_type"] == "code"]
+        assert ["".join(c["source"]) for c in chinese[1:]] == ["".join(c["source"]) for c in english], name
+        assert 'set_language("zh_CN")' in "".join(chinese[0]["source"])

@@ -1,36 +1,10 @@
-"""The checks of chapter 09: a right answer prints ✔, each kind of wrong answer ✘ with a hint, nothing raises."""
+"""The checks of chapter 10: a right answer prints ✔, each kind of wrong answer ✘ with a hint, nothing raises."""
 import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
 
 pytestmark = pytest.mark.ch10
-
-
-def best_fit(gpus_left, milli):
-    chosen = ""
-    for i, left in enumerate(gpus_left):
-        if left >= milli and (chosen == "" or left < gpus_left[int(chosen)]):
-            chosen = str(i)
-    return chosen
-
-
-def worst_fit(gpus_left, milli):
-    fits = [i for i, left in enumerate(gpus_left) if left >= milli]
-    return str(max(fits, key=lambda i: gpus_left[i])) if fits else ""
-
-
-def last_of_equals(gpus_left, milli):
-    fits = [i for i, left in enumerate(gpus_left) if left >= milli]
-    return str(min(reversed(fits), key=lambda i: gpus_left[i])) if fits else ""
-
-
-def placeholder(gpus_left, milli):
-    raise NotImplementedError
-
-
-def crashes(gpus_left, milli):
-    return gpus_left[10]
 
 
 ROWS = [
@@ -44,12 +18,10 @@ ROWS = [
     ("fgd: right as int", "check_fgd_choice", 1, True),
     ("fgd: the fuller GPU", "check_fgd_choice", "0", False),
     ("fgd: unanswered", "check_fgd_choice", None, False),
-    ("selection: best fit", "check_gpu_selection", best_fit, True),
-    ("selection: worst fit", "check_gpu_selection", worst_fit, False),
-    ("selection: last of equals", "check_gpu_selection", last_of_equals, False),
-    ("selection: not written", "check_gpu_selection", placeholder, False),
-    ("selection: crashes", "check_gpu_selection", crashes, False),
-    ("selection: unanswered", "check_gpu_selection", ..., False),
+    ("whole GPUs: right", "check_whole_gpus_under_random", "0-2", True),
+    ("whole GPUs: the old best-fit answer", "check_whole_gpus_under_random", "2", False),
+    ("whole GPUs: GPU 1 counted free", "check_whole_gpus_under_random", "0-1", False),
+    ("whole GPUs: unanswered", "check_whole_gpus_under_random", ..., False),
 ]
 
 

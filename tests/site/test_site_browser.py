@@ -496,3 +496,21 @@ def test_online_the_figures_load_from_the_cdn_and_a_source_view_fetches_its_go(
     assert lines[2].startswith(f"Fetched from {anchor.raw_url}; cached in "), printed
     assert set(wheels) <= set(answered) and anchor.raw_url in answered, answered
 
+
+
+def test_the_site_serves_both_editions(site_url: str) -> None:
+    """Every chapter is on the site in English and in Chinese (notebooks/zh-CN/), as JupyterLite's
+    contents list them."""
+    import json
+    import urllib.request
+
+    def listing(path: str) -> set[str]:
+        with urllib.request.urlopen(f"{site_url}/api/contents/{path}/all.json", timeout=30) as r:
+            return {item["name"] for item in json.load(r)["content"]}
+
+    english = {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
+    assert english <= listing("notebooks")
+    assert "zh-CN" in listing("notebooks")
+    assert english == {n for n in listing("notebooks/zh-CN") if n.endswith(".ipynb")}
+    with urllib.request.urlopen(f"{site_url}/files/notebooks/zh-CN/welcome.ipynb", timeout=30) as r:
+        assert "课程" in r.read().decode("utf-8")

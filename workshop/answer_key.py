@@ -39,6 +39,11 @@ def render(node: ast.AST) -> str:
         return render(node.left) + render(node.right)
     if isinstance(node, ast.Name):
         return f"{{{node.id}}}"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_") and node.args:
+        return render(node.args[0])  # a marked message: its English
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format":
+        text = render(node.func.value)  # its named fields, as an f-string's holes (a constant's name stays)
+        return re.sub(r"\{(?![A-Z_]+\})[^{}]*\}", "{…}", text)
     return "{…}"
 
 
@@ -49,7 +54,7 @@ def module_constants(module) -> dict[str, str]:
     for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             name, value = node.targets[0].id, node.value
-            if isinstance(value, (ast.Constant, ast.JoinedStr, ast.BinOp)) or (
+            if isinstance(value, (ast.Constant, ast.JoinedStr, ast.BinOp, ast.Call)) or (
                     isinstance(value, ast.Tuple) and all(isinstance(e, ast.Constant) for e in value.elts)):
                 text = (" ".join(render(e) for e in value.elts) if isinstance(value, ast.Tuple) else render(value))
                 if isinstance(text, str) and text.strip():

@@ -15,10 +15,12 @@ the pod, and which node changes moved it with queueing hints on.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import Any, Callable, Optional
 
 from ksched_edu.exercises.core import (CheckTimeout, call_answer, describe_exception, failed, is_unanswered,
                                        passed, project_path)
+from ksched_edu.i18n import N_, _
 
 SSD_CLUSTER = ("data/clusters/three-nodes.yaml", "data/workloads/ssd-job.yaml")
 SSD_POD = "default/ssd-job"
@@ -48,13 +50,13 @@ QUEUE_PARTS = {"activeq": "activeQ", "active": "activeQ",
 TRACE_PARTS = {"Active": "activeQ", "Backoff": "backoffQ", "Unschedulable": "unschedulablePods"}
 SECOND_ATTEMPT_HORIZON = 700.0
 # The hints of exercise 1: the Go to read for where big goes, and for when it is tried next.
-PART_HINT = ("find the event that reached the queue during big's first attempt (web's bind: addPodToCache, "
+PART_HINT = N_("find the event that reached the queue during big's first attempt (web's bind: addPodToCache, "
              "pkg/scheduler/eventhandlers.go L194-208, then AssignedPodAdded, "
              "pkg/scheduler/internal/queue/scheduling_queue.go L1064-1068), then what AddUnschedulableIfNotPresent "
              "does with it when the gate is on: determineSchedulingHintForInFlightPod (L676-732) asks "
              "isPodWorthRequeuing (L442-513) about the plugins that rejected big; section 2 prints the events "
              "they registered")
-TIME_HINT = ("once you know where big waits, find what moves it next: flushBackoffQCompleted (L830-859) or "
+TIME_HINT = N_("once you know where big waits, find what moves it next: flushBackoffQCompleted (L830-859) or "
              "flushUnschedulablePodsLeftover (L863-879), how often (*PriorityQueue).Run calls each "
              "(pkg/scheduler/internal/queue/scheduling_queue.go L393-400), and the timestamp each compares "
              "(set at L805)")
@@ -81,24 +83,28 @@ def check_second_attempt(goes_to: Any, next_attempt: Any) -> bool:
     """Section 1's workload with queueing hints on: where does big go after its first attempt, and when
     does its second attempt start?"""
     if is_unanswered(goes_to) or is_unanswered(next_attempt):
-        return failed("goes_to and next_attempt are not both set yet.",
-                      hint=f"goes_to is \"activeQ\", \"backoffQ\" or \"unschedulablePods\"; {PART_HINT}")
+        return failed(_("goes_to and next_attempt are not both set yet."),
+                      hint=_("goes_to is \"activeQ\", \"backoffQ\" or \"unschedulablePods\"; {hint}").format(
+                          hint=_(PART_HINT)))
     part = QUEUE_PARTS.get(goes_to.strip().lower()) if isinstance(goes_to, str) else None
     if part is None:
-        return failed(f"{goes_to!r} is not one of the queue's parts activeQ, backoffQ, unschedulablePods.",
-                      hint=PART_HINT)
+        return failed(_("{goes_to!r} is not one of the queue's parts activeQ, backoffQ, unschedulablePods.").format(
+            goes_to=goes_to), hint=_(PART_HINT))
     if isinstance(next_attempt, bool) or not isinstance(next_attempt, (int, float)):
-        return failed(f"next_attempt should be a virtual time in seconds, not {type(next_attempt).__name__}.",
-                      hint=TIME_HINT)
+        return failed(_("next_attempt should be a virtual time in seconds, not {type}.").format(
+            type=type(next_attempt).__name__), hint=_(TIME_HINT))
     went, failed_at, second = second_attempt()
     if part != went:
-        return failed(f"with the gate on, big did not go to {part} after its first attempt.", hint=PART_HINT)
+        return failed(_("with the gate on, big did not go to {part} after its first attempt.").format(part=part),
+                      hint=_(PART_HINT))
     if abs(float(next_attempt) - second) < 1e-6:
-        return passed(f"right: with the gate on, web's bind was replayed through the hints of the plugins that "
-                      f"rejected big, none of which registered it, so big waited in {went} from t={failed_at:g} s "
-                      f"until the 30-second flush of t={second:g} s; with the gate off, section 1 retried it at "
-                      f"t={second_attempt(queueing_hints=False)[2]:g} s.")
-    return failed(f"big's second attempt did not start at t={next_attempt:g} s.", hint=TIME_HINT)
+        return passed(_("right: with the gate on, web's bind was replayed through the hints of the plugins that "
+                        "rejected big, none of which registered it, so big waited in {queue} from t={failed_at:g} s "
+                        "until the 30-second flush of t={second:g} s; with the gate off, section 1 retried it at "
+                        "t={gate_off:g} s.").format(queue=went, failed_at=failed_at, second=second,
+                                                    gate_off=second_attempt(queueing_hints=False)[2]))
+    return failed(_("big's second attempt did not start at t={time:g} s.").format(time=next_attempt),
+                  hint=_(TIME_HINT))
 
 
 def check_free_the_pod(free: Callable[[Any], Any], seconds: Optional[float] = None) -> bool:
@@ -110,11 +116,11 @@ def check_free_the_pod(free: Callable[[Any], Any], seconds: Optional[float] = No
     from ksched_edu.trace import BindEvent, QueueEvent, Recorder
 
     limit = TIME_LIMIT_SECONDS if seconds is None else seconds
-    hint = ("ssd-job wants a node labelled disk=ssd that it may use; label a node (take a copy of it with "
-            "copy.deepcopy(api.get('Node', '', name)), change the copy, api.update(copy)) or create a new node; "
-            "leave the pod alone")
+    hint = _("ssd-job wants a node labelled disk=ssd that it may use; label a node (take a copy of it with "
+             "copy.deepcopy(api.get('Node', '', name)), change the copy, api.update(copy)) or create a new node; "
+             "leave the pod alone")
     if is_unanswered(free) or not callable(free):
-        return failed("free is not a function yet.", hint=hint)
+        return failed(_("free is not a function yet."), hint=hint)
     rec = Recorder()
     sim = Simulation(load_cluster([project_path(p) for p in SSD_CLUSTER]), default_config(), seed=1, recorder=rec)
     # Its first failure lands while default/web binds (backoffQ); the retry a second later parks it.
@@ -122,26 +128,30 @@ def check_free_the_pod(free: Callable[[Any], Any], seconds: Optional[float] = No
     queue = sim.scheduler.scheduling_queue
     pod = sim.api.get_pod("default", "ssd-job")
     if queue.queue_of(pod) != "Unschedulable":  # the scenario itself, not the learner
-        return failed("ssd-job should wait in unschedulablePods before free() runs.", hint="reload data/")
+        return failed(_("ssd-job should wait in unschedulablePods before free() runs."), hint=_("reload data/"))
     ok, err = call_answer(free, sim.api, seconds=limit)
     if not ok:
         if isinstance(err, CheckTimeout):
-            return failed(f"free(api) did not return: {describe_exception(err)}", hint=hint)
-        return failed(f"free(api) raised {describe_exception(err)}", hint=hint)
+            return failed(_("free(api) did not return: {reason}").format(reason=describe_exception(err)), hint=hint)
+        # Translators: {error} is the exception, as Python names it ("KeyError: 'n9'").
+        return failed(_("free(api) raised {error}").format(error=describe_exception(err)), hint=hint)
     ok, err = call_answer(sim.run, until=sim.clock.now + 20.0, seconds=limit)
     if not ok:
-        return failed(f"after free(api) the simulation stopped: {describe_exception(err)}", hint=hint)
+        return failed(_("after free(api) the simulation stopped: {reason}").format(reason=describe_exception(err)),
+                      hint=hint)
     bound = next((e for e in rec.of(BindEvent) if e.pod == SSD_POD and e.kind == "bound"), None)
     current = sim.api.get_pod("default", "ssd-job")
     if current is None or current.spec.node_selector != {"disk": "ssd"}:
-        return failed("ssd-job itself was changed or deleted.", hint=hint)
+        return failed(_("ssd-job itself was changed or deleted."), hint=hint)
     if bound is None:
         moves = [e.event for e in rec.of(QueueEvent) if e.pod == SSD_POD and e.action == "move"]
         if moves:
-            return failed(f"an event ({moves[-1]}) moved ssd-job, but it still fits no node.", hint=hint)
-        return failed("no cluster event moved ssd-job out of unschedulablePods.", hint=hint)
+            return failed(_("an event ({event}) moved ssd-job, but it still fits no node.").format(event=moves[-1]),
+                          hint=hint)
+        return failed(_("no cluster event moved ssd-job out of unschedulablePods."), hint=hint)
     move = next(e for e in rec.of(QueueEvent) if e.pod == SSD_POD and e.action == "move")
-    return passed(f"{move.event} moved ssd-job to {move.queue}; it was bound to {bound.node} at t={bound.time:g}s.")
+    return passed(_("{event} moved ssd-job to {queue}; it was bound to {node} at t={time:g}s.").format(
+        event=move.event, queue=move.queue, node=bound.node, time=bound.time))
 
 
 # --- the cordoned cluster: the 30-second flush and queueing hints ------------------------------
@@ -203,22 +213,26 @@ def flush_move_time() -> float:
 
 def check_flush_prediction(predicted: Any) -> bool:
     """Is ``predicted`` the time the 30-second flush moves default/web (n3 labelled at t=100 s, hints off)?"""
-    hint = ("with hints off the label change moves web and it is retried at once; the failure refreshes its "
-            "timestamp. flushUnschedulablePodsLeftover runs at t=0, 30, 60, ... and moves a pod that has waited "
-            "strictly longer than 5 minutes (300 s) since that timestamp")
+    hint = _("with hints off the label change moves web and it is retried at once; the failure refreshes its "
+             "timestamp. flushUnschedulablePodsLeftover runs at t=0, 30, 60, ... and moves a pod that has waited "
+             "strictly longer than 5 minutes (300 s) since that timestamp")
     if is_unanswered(predicted):
-        return failed("predicted is not a time yet.", hint=hint)
+        return failed(_("predicted is not a time yet."), hint=hint)
     if isinstance(predicted, bool) or not isinstance(predicted, (int, float)):
-        return failed(f"predicted should be a number of seconds, not {type(predicted).__name__}.", hint=hint)
+        return failed(_("predicted should be a number of seconds, not {type}.").format(type=type(predicted).__name__),
+                      hint=hint)
     actual = flush_move_time()
     if float(predicted) == actual:
-        return passed(f"the flush at t={actual:g}s moved web (UnschedulableTimeout): it had waited since its "
-                      f"failure at t={LABEL_TIME:g}s, and the flush at t={actual - 30:g}s was too early.")
+        return passed(_("the flush at t={actual:g}s moved web (UnschedulableTimeout): it had waited since its "
+                        "failure at t={label_time:g}s, and the flush at t={earlier:g}s was too early.").format(
+            actual=actual, label_time=LABEL_TIME, earlier=actual - 30))
     if float(predicted) == LABEL_TIME + 300:
-        return failed(f"no flush runs at t={predicted:g}s, and waiting exactly 300 s is not enough.", hint=hint)
+        return failed(_("no flush runs at t={predicted:g}s, and waiting exactly 300 s is not enough.").format(
+            predicted=predicted), hint=hint)
     if float(predicted) < LABEL_TIME + 300:
-        return failed(f"at t={predicted:g}s web has not waited 5 minutes since its last failure.", hint=hint)
-    return failed(f"web leaves unschedulablePods before t={predicted:g}s.", hint=hint)
+        return failed(_("at t={predicted:g}s web has not waited 5 minutes since its last failure.").format(
+            predicted=predicted), hint=hint)
+    return failed(_("web leaves unschedulablePods before t={predicted:g}s.").format(predicted=predicted), hint=hint)
 
 
 def hint_outcomes() -> dict[str, bool]:
@@ -237,23 +251,37 @@ def hint_outcomes() -> dict[str, bool]:
 
 def check_hint_predictions(predicted: Any) -> bool:
     """Is ``predicted`` ({change: moved?}) which node changes move default/web with queueing hints on?"""
-    hint = ("a node event first meets the pre-check (preCheckForNode: resources, node affinity, ports, "
-            "NoSchedule taints web does not tolerate); a pod that passes it is moved only if the hint of a "
-            "plugin that rejected it (NodeUnschedulable: is the node schedulable now?) answers Queue")
+    hint = _("a node event first meets the pre-check (preCheckForNode: resources, node affinity, ports, "
+             "NoSchedule taints web does not tolerate); a pod that passes it is moved only if the hint of a "
+             "plugin that rejected it (NodeUnschedulable: is the node schedulable now?) answers Queue")
     if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("predicted is not a dict {change: True or False} yet.", hint=hint)
+        return failed(_("predicted is not a dict {change: True or False} yet."), hint=hint)
     missing = [c for c in HINT_CHANGES if c not in predicted or is_unanswered(predicted[c])]
     if missing:
-        return failed(f"no prediction for {missing}.", hint=hint)
+        return failed(_("no prediction for {changes}.").format(changes=missing), hint=hint)
     not_bool = [c for c in HINT_CHANGES if not isinstance(predicted[c], bool)]
     if not_bool:
-        return failed(f"the prediction for {not_bool[0]!r} should be True or False, not {predicted[not_bool[0]]!r}.",
-                      hint=hint)
+        return failed(_("the prediction for {change!r} should be True or False, not {value!r}.").format(
+            change=not_bool[0], value=predicted[not_bool[0]]), hint=hint)
     actual = hint_outcomes()
     wrong = [c for c in HINT_CHANGES if predicted[c] != actual[c]]
     if wrong:
         c = wrong[0]
-        did = "moved" if actual[c] else "did not move"
-        return failed(f"{len(wrong)} prediction(s) off; for instance {c!r} {did} web.", hint=hint)
+        if actual[c]:
+            message = _("{count} prediction(s) off; for instance {change!r} moved web.")
+        else:
+            message = _("{count} prediction(s) off; for instance {change!r} did not move web.")
+        return failed(message.format(count=len(wrong), change=c), hint=hint)
     moved = [c for c in HINT_CHANGES if actual[c]]
-    return passed(f"right for all {len(HINT_CHANGES)}: only {' and '.join(moved)} moved web.")
+    # Translators: {changes} are the changes that moved web, the keys of the learner's dict ("uncordon n3 and add n4").
+    return passed(_("right for all {count}: only {changes} moved web.").format(count=len(HINT_CHANGES),
+                                                                              changes=_joined(moved)))
+
+
+def _joined(items: list[str]) -> str:
+    """``a and b and c``, in the course's language."""
+    if not items:
+        return ""
+    # Translators: two of the changes that moved web ("uncordon n3 and add n4").
+    return functools.reduce(lambda first, second: _("{first} and {second}").format(first=first, second=second),
+                            items)

@@ -21,6 +21,7 @@ from typing import Any, Optional
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
                                        project_path, run_learner_simulation)
+from ksched_edu.i18n import N_, _
 
 TEACHING_CLUSTER = "data/clusters/three-nodes.yaml"
 POD = "default/web"
@@ -31,7 +32,7 @@ TARGET = "n1"
 SECONDS: Optional[float] = None
 VIRTUAL_SECONDS = 120.0
 
-SCORE_HINT = ("define a class with name(), score(state, pod, node_name) -> (int, None) and score_extensions() -> None; "
+SCORE_HINT = N_("define a class with name(), score(state, pod, node_name) -> (int, None) and score_extensions() -> None; "
               "registry = merge_registries(new_in_tree_registry(), {NAME: lambda args, handle: YourPlugin(handle)}); "
               "config = load_config_data(...) with a profile whose plugins.score.enabled lists NAME with a weight")
 
@@ -45,39 +46,43 @@ def check_score_plugin(registry: Any, config: Any) -> bool:
     from ksched_edu.trace import PluginEvent, Recorder
 
     if is_unanswered(registry) or not isinstance(registry, dict):
-        return failed("registry is not a plugin registry (a dict name -> factory) yet.", hint=SCORE_HINT)
+        return failed(_("registry is not a plugin registry (a dict name -> factory) yet."), hint=_(SCORE_HINT))
     if is_unanswered(config) or not isinstance(config, KubeSchedulerConfiguration):
-        return failed("config is not a KubeSchedulerConfiguration yet (load_config_data returns one).",
-                      hint=SCORE_HINT)
+        return failed(_("config is not a KubeSchedulerConfiguration yet (load_config_data returns one)."),
+                      hint=_(SCORE_HINT))
     own = sorted(set(registry) - set(IN_TREE_PLUGINS))
     if not own:
-        return failed("the registry holds only in-tree plugins.", hint=SCORE_HINT)
+        return failed(_("the registry holds only in-tree plugins."), hint=_(SCORE_HINT))
     rec = Recorder()
     deadline = time.monotonic() + (core.TIME_LIMIT_SECONDS if SECONDS is None else SECONDS)
     ok, sim = call_answer(Simulation, load_cluster(project_path(TEACHING_CLUSTER)), config, seed=1, recorder=rec,
                           registry=registry, seconds=_time_left(deadline))
     if not ok:  # the factory or the profile failed
-        return failed(f"the scheduler could not run with your plugin: {describe_exception(sim)}", hint=SCORE_HINT)
+        return failed(_("the scheduler could not run with your plugin: {reason}").format(
+            reason=describe_exception(sim)), hint=_(SCORE_HINT))
     stopped = run_learner_simulation(sim, until=VIRTUAL_SECONDS, seconds=_time_left(deadline))
     errors = cycle_errors(rec, POD)
     if errors:
-        return failed(f"{POD}'s scheduling cycle failed: {errors[0]}",
-                      hint="score returns a pair (a score from 0 to 100, None): None is Success; "
-                           "a Status with Code.Error fails the whole cycle")
+        # Translators: {error} is the scheduler's error text, in English, as kubectl describe pod shows it.
+        return failed(_("{pod}'s scheduling cycle failed: {error}").format(pod=POD, error=errors[0]),
+                      hint=_("score returns a pair (a score from 0 to 100, None): None is Success; "
+                             "a Status with Code.Error fails the whole cycle"))
     if stopped is not None:
-        return failed(f"the scheduler could not run with your plugin: {stopped}",
-                      hint="score must return at once, without raising: (a score, None)")
+        return failed(_("the scheduler could not run with your plugin: {reason}").format(reason=stopped),
+                      hint=_("score must return at once, without raising: (a score, None)"))
     scored = sorted({e.plugin for e in rec.of(PluginEvent) if e.point == "Score" and e.plugin in own})
     if not scored:
-        return failed(f"no Score call of {', '.join(own)} is in the trace: the profile does not enable it at score.",
-                      hint=SCORE_HINT)
+        return failed(_("no Score call of {plugins} is in the trace: the profile does not enable it at score.").format(
+            plugins=", ".join(own)), hint=_(SCORE_HINT))
     node = next((p.node for p in sim.placements() if p.pod == POD), None)
     if node != TARGET:
         scores = {e.node: e.weighted_score for e in rec.of(PluginEvent) if e.point == "Score" and e.plugin in scored}
-        return failed(f"{POD} lands on {node}; {scored[0]} gave the weighted scores {scores}.",
-                      hint="give n1's zone a high score (up to 100) and the others 0, with a weight of at least 1; "
-                           "n3 led by 13 points without your plugin")
-    return passed(f"{', '.join(scored)} scored every feasible node, and {POD} now lands on {TARGET}.")
+        return failed(_("{pod} lands on {node}; {plugin} gave the weighted scores {scores}.").format(
+            pod=POD, node=node, plugin=scored[0], scores=scores),
+                      hint=_("give n1's zone a high score (up to 100) and the others 0, with a weight of at least 1; "
+                             "n3 led by 13 points without your plugin"))
+    return passed(_("{plugins} scored every feasible node, and {pod} now lands on {target}.").format(
+        plugins=", ".join(scored), pod=POD, target=TARGET))
 
 
 def _time_left(deadline: float) -> float:
@@ -167,16 +172,19 @@ def pre_enqueue_entries(sim: Any, pod: str = POD) -> list[tuple[float, str]]:
 def check_pre_enqueue_count(predicted: Any) -> bool:
     """How many times does the Doorman's PreEnqueue run for default/web in the DOORMAN_EVENTS scenario?"""
     if is_unanswered(predicted):
-        return failed("no prediction yet.", hint="set `predicted` to a whole number of PreEnqueue calls.")
+        return failed(_("no prediction yet."), hint=_("set `predicted` to a whole number of PreEnqueue calls."))
     if isinstance(predicted, bool) or not isinstance(predicted, int):
-        return failed(f"{predicted!r} is not a whole number.", hint="set `predicted` to an int, e.g. 2.")
+        return failed(_("{predicted!r} is not a whole number.").format(predicted=predicted),
+                      hint=_("set `predicted` to an int, e.g. 2."))
     entries = pre_enqueue_entries(doorman_run())
     if predicted == len(entries):
         when = ", ".join(f"t={t:g}s ({why})" for t, why in entries)
-        return passed(f"the Doorman's PreEnqueue ran {len(entries)} times for {POD}: {when}.")
-    return failed(f"{predicted} is not the number of PreEnqueue calls for {POD}.",
-                  hint="PreEnqueue runs each time the pod would enter activeQ: when it is added, when a flush "
-                       "takes it out of backoffQ (every whole second), when an event moves it straight to activeQ "
-                       "(its backoff over); a move into backoffQ runs none (addToActiveQ and its callers, "
-                       "internal/queue/scheduling_queue.go L560-578, L830-861, L1131-1169). Backoff after the 1st, "
-                       "2nd, 3rd failure: 1 s, 2 s, 4 s, counted from the failure.")
+        return passed(_("the Doorman's PreEnqueue ran {count} times for {pod}: {when}.").format(
+            count=len(entries), pod=POD, when=when))
+    return failed(_("{predicted} is not the number of PreEnqueue calls for {pod}.").format(predicted=predicted,
+                                                                                          pod=POD),
+                  hint=_("PreEnqueue runs each time the pod would enter activeQ: when it is added, when a flush "
+                         "takes it out of backoffQ (every whole second), when an event moves it straight to activeQ "
+                         "(its backoff over); a move into backoffQ runs none (addToActiveQ and its callers, "
+                         "internal/queue/scheduling_queue.go L560-578, L830-861, L1131-1169). Backoff after the 1st, "
+                         "2nd, 3rd failure: 1 s, 2 s, 4 s, counted from the failure."))

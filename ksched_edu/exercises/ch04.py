@@ -16,55 +16,61 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ksched_edu.exercises.core import failed, is_unanswered, passed, project_path
+from ksched_edu.i18n import N_, _
 
 TAINT_CASE = "data/cases/score-taint-prefer-noschedule"
 
 # Where the Go answers exercise 2 (pkg/scheduler/, v1.30.4).
-TAINT_GO = ("framework/plugins/tainttoleration/taint_toleration.go: Score (L140-154) counts with "
-            "countIntolerableTaintsPreferNoSchedule (L125-137); NormalizeScore (L157-159) calls "
-            "DefaultNormalizeScore(MaxNodeScore, true, scores) in framework/plugins/helper/normalize_score.go (L27-55)")
+TAINT_GO = N_("framework/plugins/tainttoleration/taint_toleration.go: Score (L140-154) counts with "
+               "countIntolerableTaintsPreferNoSchedule (L125-137); NormalizeScore (L157-159) calls "
+               "DefaultNormalizeScore(MaxNodeScore, true, scores) in framework/plugins/helper/normalize_score.go "
+               "(L27-55)")
 
 
 def check_normalized_scores(predicted: Any, plugin: str = "TaintToleration",
                             case_dir: str = TAINT_CASE) -> bool:
     """Does ``predicted`` ({node: score}) match the normalized scores ``plugin`` gave in the case?"""
     if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("no prediction yet.", hint="write a dict {node name: normalized score}, one entry per node.")
+        return failed(_("no prediction yet."),
+                      hint=_("write a dict {node name: normalized score}, one entry per node."))
     actual = normalized_scores(case_dir, plugin)
     if not actual:
-        return failed(f"{plugin} gave no score in {case_dir}.", hint="check the plugin name and the case folder.")
+        return failed(_("{plugin} gave no score in {case_dir}.").format(plugin=plugin, case_dir=case_dir),
+                      hint=_("check the plugin name and the case folder."))
     missing = sorted(set(actual) - set(predicted))
     if missing:
-        return failed(f"no prediction for {', '.join(missing)}.", hint="predict every feasible node's score.")
+        return failed(_("no prediction for {nodes}.").format(nodes=", ".join(missing)),
+                      hint=_("predict every feasible node's score."))
     extra = sorted(set(predicted) - set(actual))
     if extra:
-        return failed(f"{', '.join(extra)} was not scored.", hint="only feasible nodes are scored.")
+        return failed(_("{nodes} was not scored.").format(nodes=", ".join(extra)),
+                      hint=_("only feasible nodes are scored."))
     not_ints = sorted(n for n in actual if isinstance(predicted[n], bool) or not isinstance(predicted[n], int))
     if not_ints:
-        return failed(f"the score of {', '.join(not_ints)} is not a whole number.",
-                      hint="a normalized score is an int from 0 to 100 (framework.MaxNodeScore).")
+        return failed(_("the score of {nodes} is not a whole number.").format(nodes=", ".join(not_ints)),
+                      hint=_("a normalized score is an int from 0 to 100 (framework.MaxNodeScore)."))
     wrong = {n: predicted[n] for n in actual if predicted[n] != actual[n]}
     if not wrong:
         shown = ", ".join(f"{n}={s}" for n, s in actual.items())
-        return passed(f"{plugin} normalized scores: {shown}.")
+        return passed(_("{plugin} normalized scores: {scores}.").format(plugin=plugin, scores=shown))
     node = next(iter(wrong))
-    return failed(f"{len(wrong)} node(s) off, e.g. {node}: you said {wrong[node]}.",
-                  hint=_normalized_hint(predicted, plugin, case_dir))
+    return failed(_("{count} node(s) off, e.g. {node}: you said {score}.").format(
+        count=len(wrong), node=node, score=wrong[node]), hint=_normalized_hint(predicted, plugin, case_dir))
 
 
 def _normalized_hint(predicted: dict, plugin: str, case_dir: str) -> str:
     if plugin != "TaintToleration":
-        return f"read {plugin}'s normalize_score: how does it map the raw scores onto 0..100?"
+        return _("read {plugin}'s normalize_score: how does it map the raw scores onto 0..100?").format(plugin=plugin)
     raw = raw_scores(case_dir, plugin)
     every_taint = prefer_no_schedule_taints(case_dir, set(raw))
     if all(predicted[n] == s for n, s in _default_normalize(every_taint, reverse=True).items()):
-        return ("a taint the pod tolerates is not counted: read which taints countIntolerableTaintsPreferNoSchedule "
-                "skips (taint_toleration.go L125-137).")
+        return _("a taint the pod tolerates is not counted: read which taints countIntolerableTaintsPreferNoSchedule "
+                 "skips (taint_toleration.go L125-137).")
     if any(all(predicted[n] == s for n, s in _default_normalize(counts, reverse=False).items())
            for counts in (raw, every_taint)):
-        return ("NormalizeScore passes reverse=true to DefaultNormalizeScore (taint_toleration.go L158): read what "
-                "normalize_score.go L48-50 then does to each score.")
-    return f"work it out from the Go: {TAINT_GO}."
+        return _("NormalizeScore passes reverse=true to DefaultNormalizeScore (taint_toleration.go L158): read what "
+                 "normalize_score.go L48-50 then does to each score.")
+    return _("work it out from the Go: {go}.").format(go=_(TAINT_GO))
 
 
 def _default_normalize(scores: dict[str, int], reverse: bool) -> dict[str, int]:
@@ -88,12 +94,12 @@ def prefer_no_schedule_taints(case_dir: str, nodes: set[str]) -> dict[str, int]:
 
 def normalized_scores(case_dir: str, plugin: str) -> dict[str, Optional[int]]:
     """The normalized score ``plugin`` gave each node in the first cycle of a score-mode case (from the trace)."""
-    return {node: normalized for node, (_, normalized) in _case_scores(case_dir, plugin).items()}
+    return {node: normalized for node, (_raw, normalized) in _case_scores(case_dir, plugin).items()}
 
 
 def raw_scores(case_dir: str, plugin: str) -> dict[str, int]:
     """The raw score ``plugin`` gave each node in the first cycle of a score-mode case (from the trace)."""
-    return {node: raw for node, (raw, _) in _case_scores(case_dir, plugin).items()}
+    return {node: raw for node, (raw, _normalized) in _case_scores(case_dir, plugin).items()}
 
 
 @lru_cache(maxsize=None)
@@ -156,44 +162,46 @@ def check_filter_counts(evaluated: Any, feasible: Any, percentage: int = COUNTS_
     from ksched_edu.schedule_one import num_feasible_nodes_to_find
 
     if is_unanswered(evaluated) or is_unanswered(feasible):
-        return failed("no prediction yet.", hint="set `evaluated` and `feasible` to whole numbers of nodes.")
+        return failed(_("no prediction yet."), hint=_("set `evaluated` and `feasible` to whole numbers of nodes."))
     for value in (evaluated, feasible):
         if not isinstance(value, int) or isinstance(value, bool):
-            return failed(f"{value!r} is not a whole number of nodes.", hint="give two ints: whole numbers of nodes.")
+            return failed(_("{value!r} is not a whole number of nodes.").format(value=value),
+                          hint=_("give two ints: whole numbers of nodes."))
     want_evaluated, want_feasible = first_cycle_counts(percentage)
     if (evaluated, feasible) == (want_evaluated, want_feasible):
-        return passed(f"the first cycle filtered its way through {want_evaluated} nodes and kept "
-                      f"{want_feasible} feasible ones; the next cycle starts at index {want_evaluated}.")
+        return passed(_("the first cycle filtered its way through {evaluated} nodes and kept "
+                        "{feasible} feasible ones; the next cycle starts at index {evaluated}.").format(
+            evaluated=want_evaluated, feasible=want_feasible))
     if feasible != want_feasible:
-        return failed(f"feasible = {feasible} is not what the cycle kept.",
+        return failed(_("feasible = {feasible} is not what the cycle kept.").format(feasible=feasible),
                       hint=_feasible_count_hint(feasible, percentage,
                                                 num_feasible_nodes_to_find(None, None, 1000)))
-    return failed(f"evaluated = {evaluated} is not what the cycle recorded.",
+    return failed(_("evaluated = {evaluated} is not what the cycle recorded.").format(evaluated=evaluated),
                   hint=_evaluated_hint(evaluated, want_evaluated, want_feasible))
 
 
 def _feasible_count_hint(feasible: int, percentage: int, adaptive: int) -> str:
     if percentage and feasible == adaptive:
-        return (f"that is the adaptive default; this configuration sets percentageOfNodesToScore: {percentage}, "
-                f"which numFeasibleNodesToFind uses instead (schedule_one.go L661-680).")
+        return _("that is the adaptive default; this configuration sets percentageOfNodesToScore: {percentage}, "
+                 "which numFeasibleNodesToFind uses instead (schedule_one.go L661-680).").format(percentage=percentage)
     if feasible in (750, 1000):
-        return ("the search stops once numFeasibleNodesToFind nodes have passed the filters "
-                "(checkNode, schedule_one.go L614-621).")
-    return (f"feasible is numFeasibleNodesToFind(1000) with percentageOfNodesToScore: {percentage} "
-            f"(schedule_one.go L656-682).")
+        return _("the search stops once numFeasibleNodesToFind nodes have passed the filters "
+                 "(checkNode, schedule_one.go L614-621).")
+    return _("feasible is numFeasibleNodesToFind(1000) with percentageOfNodesToScore: {percentage} "
+             "(schedule_one.go L656-682).").format(percentage=percentage)
 
 
 def _evaluated_hint(evaluated: int, want_evaluated: int, want_feasible: int) -> str:
     if evaluated == want_feasible:
-        return ("the tainted nodes rejected on the way count too: evaluated = feasible + the nodes with a "
-                "failure status (schedule_one.go L435).")
+        return _("the tainted nodes rejected on the way count too: evaluated = feasible + the nodes with a "
+                 "failure status (schedule_one.go L435).")
     if evaluated == want_evaluated + 1:
-        return ("the node that stops the search (one feasible node too many) is filtered but not counted "
-                "(checkNode, schedule_one.go L615-619): it is where the next cycle starts.")
+        return _("the node that stops the search (one feasible node too many) is filtered but not counted "
+                 "(checkNode, schedule_one.go L615-619): it is where the next cycle starts.")
     if evaluated >= 1000:
-        return "the search stops early; only the nodes before the stop are counted."
-    return ("count the tainted nodes (node-3, node-7, node-11, ...) the search meets, starting at node-0, "
-            "before it has found all its feasible nodes.")
+        return _("the search stops early; only the nodes before the stop are counted.")
+    return _("count the tainted nodes (node-3, node-7, node-11, ...) the search meets, starting at node-0, "
+             "before it has found all its feasible nodes.")
 
 
 # --- exercise 1: where the next cycle starts after PreFilter narrowed the nodes -----------------
@@ -202,9 +210,9 @@ PINNED = "default/pinned"
 # The nodes pinned's required node affinity names, one term each (matchFields on metadata.name).
 PINNED_NODES = tuple(f"node-{i}" for i in range(10))
 # Where the Go answers it (pkg/scheduler/schedule_one.go, v1.30.4).
-START_INDEX_GO = ("read findNodesThatFitPod (schedule_one.go L485-500) and findNodesThatPassFilters (L578-582, with "
-                  "numFeasibleNodesToFind L656-682): which list is filtered, how many of its nodes end up counted "
-                  "in processedNodes, and what is the sum taken modulo?")
+START_INDEX_GO = N_("read findNodesThatFitPod (schedule_one.go L485-500) and findNodesThatPassFilters (L578-582, "
+                    "with numFeasibleNodesToFind L656-682): which list is filtered, how many of its nodes end up "
+                    "counted in processedNodes, and what is the sum taken modulo?")
 
 _PINNED_POD = """\
 apiVersion: v1
@@ -274,35 +282,38 @@ def pinned_cycle() -> PinnedCycle:
 def check_next_start_index(predicted: Any) -> bool:
     """Is ``predicted`` the scheduler's nextStartNodeIndex after default/pinned's cycle?"""
     if is_unanswered(predicted):
-        return failed("no prediction yet.", hint="set `predicted` to a node index (a whole number).")
+        return failed(_("no prediction yet."), hint=_("set `predicted` to a node index (a whole number)."))
     if isinstance(predicted, bool) or not isinstance(predicted, int):
-        return failed(f"{predicted!r} is not a whole number.", hint="set `predicted` to an int: an index into the "
-                                                                     "list of nodes.")
+        return failed(_("{predicted!r} is not a whole number.").format(predicted=predicted),
+                      hint=_("set `predicted` to an int: an index into the list of nodes."))
     run = pinned_cycle()
     if predicted == run.after:
-        return passed(f"{PINNED}'s cycle filtered the {run.filtered} nodes PreFilter left ({run.feasible} feasible, "
-                      f"{run.rejected} rejected): nextStartNodeIndex {run.before} -> {run.after}.")
-    return failed(f"{predicted} is not where the next cycle starts.", hint=_start_index_hint(predicted, run))
+        return passed(_("{pod}'s cycle filtered the {filtered} nodes PreFilter left ({feasible} feasible, "
+                        "{rejected} rejected): nextStartNodeIndex {before} -> {after}.").format(
+            pod=PINNED, filtered=run.filtered, feasible=run.feasible, rejected=run.rejected, before=run.before,
+            after=run.after))
+    return failed(_("{predicted} is not where the next cycle starts.").format(predicted=predicted),
+                  hint=_start_index_hint(predicted, run))
 
 
 def _start_index_hint(predicted: int, run: PinnedCycle) -> str:
     from ksched_edu.schedule_one import num_feasible_nodes_to_find
 
     if predicted == run.before:
-        return ("the index moves after every cycle, by processedNodes, whichever list was filtered "
-                "(schedule_one.go L497-500).")
+        return _("the index moves after every cycle, by processedNodes, whichever list was filtered "
+                 "(schedule_one.go L497-500).")
     if not 0 <= predicted < run.all_nodes:
-        return "it is an index into the snapshot's node list (schedule_one.go L500): 0 <= index < number of nodes."
+        return _("it is an index into the snapshot's node list (schedule_one.go L500): 0 <= index < number of nodes.")
     if predicted == (run.before + run.filtered) % run.filtered:
-        return "look at the modulo of L500: which list's length is it, the narrowed one or the snapshot's?"
+        return _("look at the modulo of L500: which list's length is it, the narrowed one or the snapshot's?")
     if predicted == (run.before + run.feasible) % run.all_nodes:
-        return "processedNodes (L499) counts the nodes with a failure status in the diagnosis too."
+        return _("processedNodes (L499) counts the nodes with a failure status in the diagnosis too.")
     if predicted == (run.before + run.filtered + 1) % run.all_nodes:
-        return ("no passing node is one too many here: numFeasibleNodesToFind gets the narrowed list's length "
-                "(L579), and under 100 nodes it returns them all (L657-659).")
+        return _("no passing node is one too many here: numFeasibleNodesToFind gets the narrowed list's length "
+                 "(L579), and under 100 nodes it returns them all (L657-659).")
     whole = num_feasible_nodes_to_find(None, None, run.all_nodes)
     if predicted in {(run.before + step) % run.all_nodes for step in (whole, whole + 1, run.step_before,
                                                                       run.step_before + 1)}:
-        return ("numFeasibleNodesToFind is asked about the narrowed list (L578-579), not the whole cluster: "
-                "how many nodes did PreFilter leave?")
-    return START_INDEX_GO
+        return _("numFeasibleNodesToFind is asked about the narrowed list (L578-579), not the whole cluster: "
+                 "how many nodes did PreFilter leave?")
+    return _(START_INDEX_GO)

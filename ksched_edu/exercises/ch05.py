@@ -19,6 +19,7 @@ from typing import Any, Callable, Optional
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import (call_answer, cycle_errors, describe_exception, failed, is_unanswered, passed,
                                        project_path, run_learner_simulation)
+from ksched_edu.i18n import N_, _
 
 TEAM_PERMIT = "TeamPermit"
 NO_TEAM_REASON = "pod has no team label"
@@ -39,8 +40,8 @@ profiles:
       - name: TeamPermit
 """
 
-PERMIT_HINT = ("permit(self, state, pod, node_name) returns a pair at once: (None, 0) to allow, "
-               "(new_status(Code.Unschedulable, 'pod has no team label'), 0) to refuse")
+PERMIT_HINT = N_("permit(self, state, pod, node_name) returns a pair at once: (None, 0) to allow, "
+                 "(new_status(Code.Unschedulable, 'pod has no team label'), 0) to refuse")
 
 
 def _seconds(seconds: Optional[float]) -> float:
@@ -64,46 +65,50 @@ def check_team_permit(factory: Any, seconds: Optional[float] = None) -> bool:
 
     deadline = time.monotonic() + _seconds(seconds)
     if is_unanswered(factory) or not callable(factory):
-        return failed("no plugin factory yet.", hint="define `def new_team_permit(args, handle): return TeamPermit()`.")
+        return failed(_("no plugin factory yet."),
+                      hint=_("define `def new_team_permit(args, handle): return TeamPermit()`."))
     ok, plugin = call_answer(factory, None, None, seconds=_time_left(deadline))
     if not ok and isinstance(plugin, NotImplementedError):
-        return failed("the factory is not written yet.", hint="return a TeamPermit object from new_team_permit.")
+        return failed(_("the factory is not written yet."), hint=_("return a TeamPermit object from new_team_permit."))
     if not ok:
-        return failed(f"the factory failed: {describe_exception(plugin)}",
-                      hint="the factory takes (args, handle) and returns the plugin object.")
+        return failed(_("the factory failed: {error}").format(error=describe_exception(plugin)),
+                      hint=_("the factory takes (args, handle) and returns the plugin object."))
     name = _plugin_name(plugin, _time_left(deadline))
     if name != TEAM_PERMIT:
-        return failed(f"the plugin's name() is {name!r}.", hint=f"name() must return {TEAM_PERMIT!r}.")
+        return failed(_("the plugin's name() is {name!r}.").format(name=name),
+                      hint=_("name() must return {name!r}.").format(name=TEAM_PERMIT))
     if not callable(getattr(plugin, "permit", None)):
-        return failed("the plugin has no permit method.",
-                      hint="add `def permit(self, state, pod, node_name)` returning (status, timeout).")
+        return failed(_("the plugin has no permit method."),
+                      hint=_("add `def permit(self, state, pod, node_name)` returning (status, timeout)."))
     registry = merge_registries(new_in_tree_registry(), {TEAM_PERMIT: factory})
     cluster = load_cluster([project_path(p) for p in TEAM_CLUSTER])
     rec = Recorder()
     ok, sim = call_answer(Simulation, cluster, load_config_data(_TEAM_CONFIG), seed=0, registry=registry,
                           recorder=rec, seconds=_time_left(deadline))
     if not ok:
-        return failed(f"the scheduler could not start with your plugin: {describe_exception(sim)}", hint=PERMIT_HINT)
+        return failed(_("the scheduler could not start with your plugin: {error}").format(
+            error=describe_exception(sim)), hint=_(PERMIT_HINT))
     stopped = run_learner_simulation(sim, until=VIRTUAL_SECONDS, seconds=_time_left(deadline))
     errors = cycle_errors(rec)
     if errors:
-        return failed(f"a scheduling cycle ended in an Error: {errors[0]}",
-                      hint="Code.Error means the plugin itself failed, and the pod is retried over and over; "
-                           "refuse a pod with Code.Unschedulable instead")
+        # Translators: {error} is the scheduler's error text, in English, as kubectl describe pod shows it.
+        return failed(_("a scheduling cycle ended in an Error: {error}").format(error=errors[0]),
+                      hint=_("Code.Error means the plugin itself failed, and the pod is retried over and over; "
+                             "refuse a pod with Code.Unschedulable instead"))
     waited = sorted({e.pod for e in rec.of(PermitEvent) if e.kind == "wait"})
     if waited:
-        return failed(f"{', '.join(waited)} waited at Permit (your plugin returned Code.Wait).",
-                      hint="Wait holds a pod until someone allows it or its timeout ends; "
-                           "return (None, 0) to let a team pod through at once")
+        return failed(_("{pods} waited at Permit (your plugin returned Code.Wait).").format(pods=", ".join(waited)),
+                      hint=_("Wait holds a pod until someone allows it or its timeout ends; "
+                             "return (None, 0) to let a team pod through at once"))
     if stopped is not None:
         if stopped.startswith("NotImplementedError"):
-            return failed("the plugin is not written yet (NotImplementedError).",
-                          hint="fill in permit: return (None, 0) to allow, "
-                               "(new_status(Code.Unschedulable, ...), 0) to refuse.")
+            return failed(_("the plugin is not written yet (NotImplementedError)."),
+                          hint=_("fill in permit: return (None, 0) to allow, "
+                                 "(new_status(Code.Unschedulable, ...), 0) to refuse."))
         if stopped.startswith(("TypeError", "ValueError")):
-            return failed(f"the scheduler stopped: {stopped}",
-                          hint="permit returns a pair: (None or a Status, a timeout in seconds).")
-        return failed(f"the scheduler stopped: {stopped}", hint=PERMIT_HINT)
+            return failed(_("the scheduler stopped: {reason}").format(reason=stopped),
+                          hint=_("permit returns a pair: (None or a Status, a timeout in seconds)."))
+        return failed(_("the scheduler stopped: {reason}").format(reason=stopped), hint=_(PERMIT_HINT))
     return _judge_team_placements(sim.placements(), {p.key: p for p in cluster.pending_pods})
 
 
@@ -116,17 +121,20 @@ def _judge_team_placements(placements: list, pods: dict) -> bool:
     for p in placements:
         has_team = "team" in pods[p.pod].metadata.labels
         if has_team and p.node is None:
-            return failed(f"{p.pod} has a team label but was not bound ({p.message}).",
-                          hint="return None (Success) for a pod whose labels have 'team'.")
+            # Translators: {message} is the scheduler's message for the pod, in English.
+            return failed(_("{pod} has a team label but was not bound ({message}).").format(pod=p.pod,
+                                                                                           message=p.message),
+                          hint=_("return None (Success) for a pod whose labels have 'team'."))
         if not has_team and p.node is not None:
-            return failed(f"{p.pod} has no team label but was bound to {p.node}.",
-                          hint="return new_status(Code.Unschedulable, ...) for a pod without it.")
+            return failed(_("{pod} has no team label but was bound to {node}.").format(pod=p.pod, node=p.node),
+                          hint=_("return new_status(Code.Unschedulable, ...) for a pod without it."))
         if not has_team and NO_TEAM_REASON not in (p.message or ""):
-            return failed(f"{p.pod} was refused with {p.message!r}.",
-                          hint=f"give the reason {NO_TEAM_REASON!r}.")
+            return failed(_("{pod} was refused with {message!r}.").format(pod=p.pod, message=p.message),
+                          hint=_("give the reason {reason!r}.").format(reason=NO_TEAM_REASON))
     bound = sum(1 for p in placements if p.node)
-    return passed(f"{bound} team pod(s) bound, {len(placements) - bound} refused at Permit: "
-                  f"{next(p.message for p in placements if not p.node)}")
+    # Translators: {message} is the scheduler's message for a refused pod ("0/1 nodes are available: ..."), in English.
+    return passed(_("{bound} team pod(s) bound, {refused} refused at Permit: {message}").format(
+        bound=bound, refused=len(placements) - bound, message=next(p.message for p in placements if not p.node)))
 
 
 # --- exercise 2: pods assumed but not yet bound -------------------------------------------------
@@ -136,16 +144,20 @@ def check_pods_binding(predicted: Any, pod: str = "default/job-3", bind_latency:
     """When ``pod``'s first cycle began, how many pods were assumed but not yet bound, when each
     binding takes ``bind_latency`` seconds?"""
     if is_unanswered(predicted):
-        return failed("no prediction yet.", hint="set `predicted` to a whole number of pods.")
+        return failed(_("no prediction yet."), hint=_("set `predicted` to a whole number of pods."))
     if isinstance(predicted, bool) or not isinstance(predicted, int):
-        return failed(f"{predicted!r} is not a whole number.", hint="set `predicted` to a whole number of pods.")
+        return failed(_("{predicted!r} is not a whole number.").format(predicted=predicted),
+                      hint=_("set `predicted` to a whole number of pods."))
     binding = pods_binding_when(pod, bind_latency)
     if predicted == len(binding):
-        return passed(f"with binding taking {bind_latency:g} s, {len(binding)} pod(s) were assumed and still "
-                      f"binding when {pod} was scheduled: {', '.join(binding)}.")
-    return failed(f"{predicted} is not the number of pods still binding when {pod} was scheduled.",
-                  hint=f"pods arrive every 0.2 s (web and job-0 at once) and bind {bind_latency:g} s after their "
-                       f"cycle: which pods were scheduled less than {bind_latency:g} s before {pod}?")
+        return passed(_("with binding taking {latency:g} s, {count} pod(s) were assumed and still "
+                        "binding when {pod} was scheduled: {pods}.").format(
+            latency=bind_latency, count=len(binding), pod=pod, pods=", ".join(binding)))
+    return failed(_("{predicted} is not the number of pods still binding when {pod} was scheduled.").format(
+        predicted=predicted, pod=pod),
+                  hint=_("pods arrive every 0.2 s (web and job-0 at once) and bind {latency:g} s after their "
+                         "cycle: which pods were scheduled less than {latency:g} s before {pod}?").format(
+                      latency=bind_latency, pod=pod))
 
 
 def pods_binding_when(pod: str, bind_latency: float = BIND_LATENCY) -> list[str]:
@@ -192,34 +204,39 @@ def first_failure_queues() -> dict[str, str]:
 
 
 def _verdict_on_pod_predictions(predicted: Any, actual_of: Callable[[], dict[str, str]], choices: Any, *, hint: str,
-                          kind: str, kinds: str, choices_hint: str, named: Callable[[dict, dict], str],
-                          names_hint: str, sep: str) -> bool:
+                                kind: str, not_choices: str, choices_hint: str, named: Callable[[dict, dict], str],
+                                names_hint: str, sep: str) -> bool:
     """The verdict on a ``{pod: kind}`` prediction: a dict, of known ``choices``, naming exactly the
-    pods of ``actual_of()``, each right; ``named`` says what is wrong with the set of pods named."""
+    pods of ``actual_of()``, each right; ``named`` says what is wrong with the set of pods named.
+    ``not_choices`` is the message for values not among ``choices`` (a ``{unknown}`` field), translated."""
     if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed(f"predicted is not a dict {{pod: {kind}}} yet.", hint=hint)
+        # Translators: {kind} is a word of the expected dict's shape, kept in English ("queue", "outcome").
+        return failed(_("predicted is not a dict {{pod: {kind}}} yet.").format(kind=kind), hint=hint)
     unknown = sorted(str(v) for v in predicted.values() if v not in choices)
     if unknown:
-        return failed(f"{unknown} are not {kinds}.", hint=choices_hint)
+        return failed(not_choices.format(unknown=unknown), hint=choices_hint)
     actual = actual_of()
     if set(predicted) != set(actual):
         return failed(named(predicted, actual), hint=names_hint)
     wrong = sorted(pod for pod in actual if predicted[pod] != actual[pod])
     if wrong:
-        return failed(f"{len(wrong)} of {len(actual)} predictions are wrong: {', '.join(wrong)}.", hint=hint)
-    return passed("right: " + ", ".join(f"{pod}{sep}{outcome}" for pod, outcome in sorted(actual.items())) + ".")
+        return failed(_("{wrong} of {total} predictions are wrong: {pods}.").format(
+            wrong=len(wrong), total=len(actual), pods=", ".join(wrong)), hint=hint)
+    shown = ", ".join(f"{pod}{sep}{outcome}" for pod, outcome in sorted(actual.items()))
+    return passed(_("right: {predictions}.").format(predictions=shown))
 
 
 def check_first_failure_queues(predicted: Any) -> bool:
     """Is ``predicted`` (pod -> "backoffQ" or "unschedulablePods") where each failing pod of the
     overlap scenario waited after its first failure?"""
-    hint = ("a pod that fails goes to backoffQ when a move request came during its cycle (the bind of the "
-            "pod scheduled just before it, landing while it was tried); otherwise to unschedulablePods. "
-            "Which pod's scheduling cycle came right before each failing pod's, and did it bind?")
+    hint = _("a pod that fails goes to backoffQ when a move request came during its cycle (the bind of the "
+             "pod scheduled just before it, landing while it was tried); otherwise to unschedulablePods. "
+             "Which pod's scheduling cycle came right before each failing pod's, and did it bind?")
     return _verdict_on_pod_predictions(
-        predicted, first_failure_queues, QUEUE_NAMES, hint=hint, kind="queue", kinds="queue names",
-        choices_hint='use "backoffQ" or "unschedulablePods".',
-        named=_named_failures, names_hint="which pods can never fit? name each of them, as namespace/name.",
+        predicted, first_failure_queues, QUEUE_NAMES, hint=hint, kind="queue",
+        not_choices=_("{unknown} are not queue names."),
+        choices_hint=_('use "backoffQ" or "unschedulablePods".'),
+        named=_named_failures, names_hint=_("which pods can never fit? name each of them, as namespace/name."),
         sep=" → ")
 
 
@@ -227,8 +244,9 @@ def _named_failures(predicted: dict, actual: dict) -> str:
     """What is wrong with the pods a prediction names, without telling which pods failed."""
     short = sorted(str(pod) for pod in predicted if "/" not in str(pod))
     if short:
-        return f"{short} are not namespace/name keys (a pod of this scenario is named like default/a)."
-    return f"you named {sorted(predicted)}: not the pods that failed."
+        return _("{short} are not namespace/name keys (a pod of this scenario is named like default/a).").format(
+            short=short)
+    return _("you named {pods}: not the pods that failed.").format(pods=sorted(predicted))
 
 
 # --- exercise 4: how does each wait at Permit end? ----------------------------------------------
@@ -317,11 +335,12 @@ def permit_outcomes(recorder: Any = None) -> dict[str, str]:
 
 def check_permit_outcomes(predicted: Any) -> bool:
     """Is ``predicted`` (pod -> "allowed", "rejected" or "timeout") how each pod's first wait at Permit ended?"""
-    hint = ("a wait ends at the first of: every plugin it waits for calls Allow; someone calls Reject; its own "
-            "timer runs out (upstream's 'rejected due to timeout'). Once it has ended, the pod no longer waits, "
-            "and a later Allow or Reject for it does nothing.")
+    hint = _("a wait ends at the first of: every plugin it waits for calls Allow; someone calls Reject; its own "
+             "timer runs out (upstream's 'rejected due to timeout'). Once it has ended, the pod no longer waits, "
+             "and a later Allow or Reject for it does nothing.")
     return _verdict_on_pod_predictions(
-        predicted, permit_outcomes, OUTCOMES, hint=hint, kind="outcome", kinds="outcomes",
-        choices_hint='use "allowed", "rejected" or "timeout".',
-        named=lambda predicted, actual: f"you named {len(predicted)} pod(s); {len(actual)} pods waited at Permit.",
-        names_hint="name each pod of HOLD_TIMEOUTS, as namespace/name.", sep=" ")
+        predicted, permit_outcomes, OUTCOMES, hint=hint, kind="outcome", not_choices=_("{unknown} are not outcomes."),
+        choices_hint=_('use "allowed", "rejected" or "timeout".'),
+        named=lambda predicted, actual: _("you named {named} pod(s); {waited} pods waited at Permit.").format(
+            named=len(predicted), waited=len(actual)),
+        names_hint=_("name each pod of HOLD_TIMEOUTS, as namespace/name."), sep=" ")

@@ -16,6 +16,7 @@ from typing import Any, Optional
 
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed, project_path
+from ksched_edu.i18n import N_, _
 
 WORKLOAD = "data/workloads/four-nodes-six-pods.yaml"
 TWO_PROFILES = "data/configs/two-profiles.yaml"
@@ -56,30 +57,33 @@ def check_nodes_used(predicted: Any) -> bool:
     from ksched_edu.config.loader import load_config
 
     if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("no prediction yet.", hint="write {'default-scheduler': N, 'binpacking': M}.")
+        return failed(_("no prediction yet."), hint=_("write {'default-scheduler': N, 'binpacking': M}."))
     config = load_config(project_path(TWO_PROFILES))
     for profile in PROFILES:
         said = predicted.get(profile)
         if said is None:
-            return failed(f"no number for {profile}.", hint="write {'default-scheduler': N, 'binpacking': M}.")
+            return failed(_("no number for {profile}.").format(profile=profile),
+                          hint=_("write {'default-scheduler': N, 'binpacking': M}."))
         if isinstance(said, bool) or not isinstance(said, int):
-            return failed(f"{profile}: {said!r} is not a number of nodes.", hint="write whole numbers, like 2.")
+            return failed(_("{profile}: {said!r} is not a number of nodes.").format(profile=profile, said=said),
+                          hint=_("write whole numbers, like 2."))
         want = len(nodes_used(config, profile, cpu=BIG_POD_CPU) or ())
         if said != want:
             if profile == "default-scheduler":
-                hint = ("LeastAllocated scores a node by the share of it left free once the pod is on it "
-                        "(leastRequestedScore, noderesources/least_allocated.go L52-61 in v1.30.4): where does each "
-                        "next pod go, and when does that stop?")
+                hint = _("LeastAllocated scores a node by the share of it left free once the pod is on it "
+                         "(leastRequestedScore, noderesources/least_allocated.go L52-61 in v1.30.4): where does each "
+                         "next pod go, and when does that stop?")
             elif said == 1:
-                hint = ("a node has 4 CPUs: how many pods of 1500m fit on it? MostAllocated fills one, then the next "
-                        "(mostRequestedScore, noderesources/most_allocated.go L54-65 in v1.30.4).")
+                hint = _("a node has 4 CPUs: how many pods of 1500m fit on it? MostAllocated fills one, then the next "
+                         "(mostRequestedScore, noderesources/most_allocated.go L54-65 in v1.30.4).")
             else:
-                hint = ("MostAllocated scores the fullest node highest (mostRequestedScore, noderesources/"
-                        "most_allocated.go L54-65 in v1.30.4), so each pod joins the others until the node has no "
-                        "room for 1500m more.")
-            return failed(f"{profile}: you said {said!r}.", hint=hint)
-    return passed(f"with 1500m pods, default-scheduler spreads the six over {predicted['default-scheduler']} nodes; "
-                  f"binpacking fills {predicted['binpacking']}, two pods each.")
+                hint = _("MostAllocated scores the fullest node highest (mostRequestedScore, noderesources/"
+                         "most_allocated.go L54-65 in v1.30.4), so each pod joins the others until the node has no "
+                         "room for 1500m more.")
+            return failed(_("{profile}: you said {said!r}.").format(profile=profile, said=said), hint=hint)
+    return passed(_("with 1500m pods, default-scheduler spreads the six over {spread} nodes; "
+                    "binpacking fills {packed}, two pods each.").format(spread=predicted["default-scheduler"],
+                                                                        packed=predicted["binpacking"]))
 
 
 def _scoring_strategy(config: Any, profile: str) -> Optional[str]:
@@ -100,21 +104,28 @@ _FIT_ARGS_KEYS = ("apiVersion", "kind", "ignoredResources", "ignoredResourceGrou
 _STRATEGY_KEYS = ("type", "resources", "requestedToCapacityRatio")
 
 
-def _did_you_mean(word: str, known: tuple[str, ...]) -> str:
-    """``", did you mean 'X'?"`` for the known word closest to ``word`` (any case), else the known words."""
+def _closest(word: str, known: tuple[str, ...]) -> Optional[str]:
+    """The known word closest to ``word`` (the same in any case first), or None when none is close."""
     import difflib
 
     same_case = [k for k in known if k.lower() == word.lower()]
     close = same_case or difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    return f", did you mean {close[0]!r}?" if close else f"; known: {', '.join(known)}."
+    return close[0] if close else None
 
 
 def _unknown_key(where: str, block: Any, known: tuple[str, ...]) -> Optional[str]:
+    """``"unknown key 'X' in <where>, did you mean 'Y'?"`` (or the known keys) for a key of ``block`` not in
+    ``known``; None when every key is known."""
     if not isinstance(block, dict):
         return None
     for key in block:
         if str(key) not in known:
-            return f"unknown key {str(key)!r} in {where}" + _did_you_mean(str(key), known)
+            close = _closest(str(key), known)
+            if close is not None:
+                return _("unknown key {key!r} in {where}, did you mean {close!r}?").format(
+                    key=str(key), where=where, close=close)
+            return _("unknown key {key!r} in {where}; known: {known}.").format(
+                key=str(key), where=where, known=", ".join(known))
     return None
 
 
@@ -141,11 +152,12 @@ def misspelling(config_yaml: str) -> Optional[str]:
             if not isinstance(name, str):
                 continue
             if name != "NodeResourcesFit":
-                if name not in _plugin_names() and _did_you_mean(name, ("NodeResourcesFit",)).startswith(", did"):
-                    return f"the pluginConfig entry {name!r} names no plugin, did you mean 'NodeResourcesFit'?"
+                if name not in _plugin_names() and _closest(name, ("NodeResourcesFit",)) is not None:
+                    return _("the pluginConfig entry {name!r} names no plugin, did you mean "
+                             "'NodeResourcesFit'?").format(name=name)
                 continue
             args = entry.get("args")
-            found = _unknown_key("NodeResourcesFit's args", args, _FIT_ARGS_KEYS)
+            found = _unknown_key(_("NodeResourcesFit's args"), args, _FIT_ARGS_KEYS)
             strategy = args.get("scoringStrategy") if isinstance(args, dict) else None
             found = found or _unknown_key("scoringStrategy", strategy, _STRATEGY_KEYS)
             if found:
@@ -154,12 +166,17 @@ def misspelling(config_yaml: str) -> Optional[str]:
                 continue
             kind = strategy.get("type")
             if kind is not None and str(kind) not in STRATEGY_TYPES:
-                return f"unknown scoring strategy type {str(kind)!r}" + _did_you_mean(str(kind), STRATEGY_TYPES)
+                close = _closest(str(kind), STRATEGY_TYPES)
+                if close is not None:
+                    return _("unknown scoring strategy type {kind!r}, did you mean {close!r}?").format(
+                        kind=str(kind), close=close)
+                return _("unknown scoring strategy type {kind!r}; known: {known}.").format(
+                    kind=str(kind), known=", ".join(STRATEGY_TYPES))
             ratio = strategy.get("requestedToCapacityRatio")
             found = _unknown_key("requestedToCapacityRatio", ratio, ("shape",))
             shape = ratio.get("shape") if isinstance(ratio, dict) else None
             for point in shape if isinstance(shape, list) else ():
-                found = found or _unknown_key("a shape point", point, ("utilization", "score"))
+                found = found or _unknown_key(_("a shape point"), point, ("utilization", "score"))
             resources = strategy.get("resources")
             for spec in resources if isinstance(resources, list) else ():
                 found = found or _unknown_key("scoringStrategy.resources", spec, ("name", "weight"))
@@ -175,47 +192,55 @@ def check_packer_profile(config_yaml: Any, seconds: Optional[float] = None) -> b
     from ksched_edu.scheduler import ConfigurationError
 
     if is_unanswered(config_yaml) or not isinstance(config_yaml, str):
-        return failed("no configuration yet.", hint="write the KubeSchedulerConfiguration as a YAML string.")
+        return failed(_("no configuration yet."), hint=_("write the KubeSchedulerConfiguration as a YAML string."))
     limit = _limit(seconds)
     spelling = misspelling(config_yaml)
     ok, config = call_answer(load_config_data, config_yaml, seconds=limit)
     if not ok:
         if isinstance(config, ConfigError):
-            return failed(f"the scheduler refuses it: {config.message}",
-                          hint=spelling or "start from two-profiles.yaml.")
-        return failed(f"loading it failed: {describe_exception(config)}",
-                      hint=spelling or "start from two-profiles.yaml.")
+            return failed(_("the scheduler refuses it: {message}").format(message=config.message),
+                          hint=spelling or _("start from two-profiles.yaml."))
+        return failed(_("loading it failed: {error}").format(error=describe_exception(config)),
+                      hint=spelling or _("start from two-profiles.yaml."))
     names = [p.scheduler_name for p in config.profiles]
     if "default-scheduler" not in names or PACKER not in names:
-        return failed(f"the profiles are {names}.", hint=f"keep 'default-scheduler' and add {PACKER!r}.")
+        return failed(_("the profiles are {names}.").format(names=names),
+                      hint=_("keep 'default-scheduler' and add {packer!r}.").format(packer=PACKER))
     strategy = _scoring_strategy(config, PACKER)
     if strategy == "MostAllocated":
-        return failed(f"the {PACKER} profile packs with MostAllocated, as binpacking does.",
-                      hint=f"use NodeResourcesFit's third strategy, {PACKING_STRATEGY}, and give it a shape.")
+        return failed(_("the {profile} profile packs with MostAllocated, as binpacking does.").format(profile=PACKER),
+                      hint=_("use NodeResourcesFit's third strategy, {strategy}, and give it a shape.").format(
+                          strategy=PACKING_STRATEGY))
     ok, used = call_answer(nodes_used, config, PACKER, seconds=limit)
     if ok:
         ok, spread = call_answer(nodes_used, config, "default-scheduler", seconds=limit)
         used = spread if not ok else used
     if not ok:
         if isinstance(used, ConfigurationError):
-            return failed(f"the profiles cannot be built: {used}",
-                          hint=spelling or "check the plugin names and their args (a shape's score runs from 0 to 10).")
-        return failed(f"scheduling with it failed: {describe_exception(used)}", hint="check the plugin names.")
+            return failed(_("the profiles cannot be built: {error}").format(error=used),
+                          hint=spelling or _("check the plugin names and their args (a shape's score runs from 0 "
+                                             "to 10)."))
+        return failed(_("scheduling with it failed: {error}").format(error=describe_exception(used)),
+                      hint=_("check the plugin names."))
     if used is None or spread is None:
-        return failed("a pod stayed pending.", hint="leave Filter plugins as they are; change only scoring.")
+        return failed(_("a pod stayed pending."), hint=_("leave Filter plugins as they are; change only scoring."))
     if strategy != PACKING_STRATEGY:
-        return failed(f"the {PACKER} profile scores with {strategy or 'the default LeastAllocated'}.",
-                      hint=spelling or f"set NodeResourcesFit's scoringStrategy type to {PACKING_STRATEGY} in its "
-                                       "pluginConfig.")
+        said = (_("the {profile} profile scores with {strategy}.").format(profile=PACKER, strategy=strategy)
+                if strategy else _("the {profile} profile scores with the default LeastAllocated.").format(
+                    profile=PACKER))
+        return failed(said, hint=spelling or _("set NodeResourcesFit's scoringStrategy type to {strategy} in its "
+                                               "pluginConfig.").format(strategy=PACKING_STRATEGY))
     if len(used) != 1:
-        return failed(f"the {PACKER} profile spread the pods over {len(used)} nodes.",
-                      hint="the shape maps a node's utilization (0-100) to a score (0-10): the score must rise "
-                           "with utilization, so that the fuller node wins.")
+        return failed(_("the {profile} profile spread the pods over {count} nodes.").format(profile=PACKER,
+                                                                                            count=len(used)),
+                      hint=_("the shape maps a node's utilization (0-100) to a score (0-10): the score must rise "
+                             "with utilization, so that the fuller node wins."))
     if len(spread) == 1:
-        return failed("default-scheduler packs the pods too.",
-                      hint="give the pluginConfig to the packer profile only.")
-    return passed(f"the {PACKER} profile puts all six pods on {next(iter(used))} with {PACKING_STRATEGY}; "
-                  f"default-scheduler uses {len(spread)} nodes.")
+        return failed(_("default-scheduler packs the pods too."),
+                      hint=_("give the pluginConfig to the packer profile only."))
+    return passed(_("the {profile} profile puts all six pods on {node} with {strategy}; "
+                    "default-scheduler uses {count} nodes.").format(profile=PACKER, node=next(iter(used)),
+                                                                   strategy=PACKING_STRATEGY, count=len(spread)))
 
 
 # --- Coscheduling (section 5) -------------------------------------------------------------
@@ -276,45 +301,49 @@ HELD_MIN_MEMBER = 7
 def _held_hint(config: str, said: Any) -> str:
     """What to read in the Go for a wrong number of held GPUs (never the number itself)."""
     if config == COSCHEDULING_CONFIGS[1]:
-        return ("read Coscheduling's PostFilter (coscheduling.go L161-184 at 37b7888a): it leaves the waiting members "
-                "alone when minMember members already hold a node, or when the missing share "
-                "(minMember - assigned) / minMember is at most 10%; otherwise it rejects every waiting member. "
-                "Work that share out for minMember 7.")
+        return _("read Coscheduling's PostFilter (coscheduling.go L161-184 at 37b7888a): it leaves the waiting members "
+                 "alone when minMember members already hold a node, or when the missing share "
+                 "(minMember - assigned) / minMember is at most 10%; otherwise it rejects every waiting member. "
+                 "Work that share out for minMember 7.")
     if said == 0:
-        return ("with Permit alone nothing ends a wait early: each waiting member keeps its GPU until its wait runs out "
-                "(the PodGroup's scheduleTimeoutSeconds, coscheduling.go L218-220 at 37b7888a), 30 s here.")
+        return _("with Permit alone nothing ends a wait early: each waiting member keeps its GPU until its wait "
+                 "runs out (the PodGroup's scheduleTimeoutSeconds, coscheduling.go L218-220 at 37b7888a), 30 s here.")
     if said >= HELD_MIN_MEMBER:
-        return ("a member holds a GPU at Permit only once Filter found it a node and it was assumed there; Permit then "
-                "answers Wait while fewer than minMember members hold a node (core.go L223-242, coscheduling.go "
-                "L215-223 at 37b7888a). Can every member get a GPU on gpu-six.yaml?")
-    return ("every member that gets a node is assumed there and waits at Permit holding its GPU (core.go L223-242, "
-            "coscheduling.go L215-223 at 37b7888a): count how many members gpu-six.yaml has room for, one GPU each.")
+        return _("a member holds a GPU at Permit only once Filter found it a node and it was assumed there; Permit "
+                 "then answers Wait while fewer than minMember members hold a node (core.go L223-242, coscheduling.go "
+                 "L215-223 at 37b7888a). Can every member get a GPU on gpu-six.yaml?")
+    return _("every member that gets a node is assumed there and waits at Permit holding its GPU (core.go L223-242, "
+             "coscheduling.go L215-223 at 37b7888a): count how many members gpu-six.yaml has room for, one GPU each.")
 
 
 def check_gpus_held_at_permit(predicted: Any) -> bool:
     """``predicted``: {configuration file: GPUs held at t=10 s by train's waiting members, minMember 7}."""
     if is_unanswered(predicted) or not isinstance(predicted, dict):
-        return failed("no prediction yet.", hint="write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}.")
+        return failed(_("no prediction yet."),
+                      hint=_("write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}."))
     for config in COSCHEDULING_CONFIGS:
         said = predicted.get(config)
         if said is None:
-            return failed(f"no number for {config}.",
-                          hint="write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}.")
+            return failed(_("no number for {config}.").format(config=config),
+                          hint=_("write {'coscheduling-permit-only.yaml': N, 'coscheduling.yaml': M}."))
         if isinstance(said, bool) or not isinstance(said, (int, float)):
-            return failed(f"{config}: {said!r} is not a number of GPUs.", hint="write whole numbers, like 3.")
+            return failed(_("{config}: {said!r} is not a number of GPUs.").format(config=config, said=said),
+                          hint=_("write whole numbers, like 3."))
         held = gpus_held_at_permit(config, min_member=HELD_MIN_MEMBER)
         if said != held:
-            return failed(f"{config}: you said {said!r}.", hint=_held_hint(config, said))
-    return passed(f"with minMember {HELD_MIN_MEMBER}, at t=10 s the waiting members hold "
-                  f"{predicted[COSCHEDULING_CONFIGS[0]]} GPUs with Permit alone and "
-                  f"{predicted[COSCHEDULING_CONFIGS[1]]} with PostFilter: 1 missing of 7 is more than 10%.")
+            return failed(_("{config}: you said {said!r}.").format(config=config, said=said),
+                          hint=_held_hint(config, said))
+    return passed(_("with minMember {min_member}, at t=10 s the waiting members hold {permit_only} GPUs with Permit "
+                    "alone and {post_filter} with PostFilter: 1 missing of 7 is more than 10%.").format(
+                        min_member=HELD_MIN_MEMBER, permit_only=predicted[COSCHEDULING_CONFIGS[0]],
+                        post_filter=predicted[COSCHEDULING_CONFIGS[1]]))
 
 
 # Exercise 4 creates this member of train at this virtual time, after gpu-3 joined (t=60 s).
 LATE_MEMBER = ("train-7", 90.0)
 # Where to read, in scheduler-plugins' pkg/coscheduling at 37b7888a.
 _PREFILTER = "core.go L172-182"
-_PERMIT_FIRST = "core.go L230-240, then coscheduling.go L222-223 and ActivateSiblings, core.go L115-155"
+_PERMIT_FIRST = N_("core.go L230-240, then coscheduling.go L222-223 and ActivateSiblings, core.go L115-155")
 
 
 def all_bound_at(late: tuple[str, float] = LATE_MEMBER) -> Optional[float]:
@@ -333,15 +362,16 @@ def all_bound_at(late: tuple[str, float] = LATE_MEMBER) -> Optional[float]:
 def _late_hint(said: float, truth: float) -> str:
     name, at = LATE_MEMBER
     if said < at:
-        return (f"until {name} is created the group has seven pods: read what PreFilter does while a group has fewer "
-                f"than minMember pods ({_PREFILTER}), and whether a node joining moves a refused member "
-                "(Coscheduling's EventsToRegister, coscheduling.go L105-114).")
+        return _("until {member} is created the group has seven pods: read what PreFilter does while a group has fewer "
+                 "than minMember pods ({prefilter}), and whether a node joining moves a refused member "
+                 "(Coscheduling's EventsToRegister, coscheduling.go L105-114).").format(member=name,
+                                                                                        prefilter=_PREFILTER)
     if said > truth and said >= 300:
-        return (f"the 5-minute flush is not needed here: read what Permit does for the first member that waits "
-                f"({_PERMIT_FIRST}) and what that does to the seven refused members.")
-    return (f"something happens in {name}'s own scheduling cycle: is the group backed off (PostFilter backs it off only "
-            "when it has minMember pods, coscheduling.go L186-193)? Then read what Permit does for the first member "
-            f"that waits ({_PERMIT_FIRST}).")
+        return _("the 5-minute flush is not needed here: read what Permit does for the first member that waits "
+                 "({permit}) and what that does to the seven refused members.").format(permit=_(_PERMIT_FIRST))
+    return _("something happens in {member}'s own scheduling cycle: is the group backed off (PostFilter backs it off "
+             "only when it has minMember pods, coscheduling.go L186-193)? Then read what Permit does for the first "
+             "member that waits ({permit}).").format(member=name, permit=_(_PERMIT_FIRST))
 
 
 def check_late_member(predicted: Any) -> bool:
@@ -351,13 +381,15 @@ def check_late_member(predicted: Any) -> bool:
 
     name, at = LATE_MEMBER
     if is_unanswered(predicted):
-        return failed("no answer yet.", hint="write a number of seconds, like 42.")
+        return failed(_("no answer yet."), hint=_("write a number of seconds, like 42."))
     if isinstance(predicted, bool) or not isinstance(predicted, (int, float)):
-        return failed(f"{predicted!r} is not a time.", hint="write a number of seconds, like 42.")
+        return failed(_("{answer!r} is not a time.").format(answer=predicted),
+                      hint=_("write a number of seconds, like 42."))
     truth = all_bound_at()
     if truth is None:  # the data changed under the exercise
-        return failed("the gang did not bind in this run.", hint="check data/workloads/gang.yaml.")
+        return failed(_("the gang did not bind in this run."), hint=_("check data/workloads/gang.yaml."))
     if math.isnan(predicted) or abs(predicted - truth) >= 1:
-        return failed(f"you said t={predicted:g} s.", hint=_late_hint(float(predicted), truth))
-    return passed(f"all eight bound at t={truth:g} s: {name}'s Permit found no member of its group with a node, so it "
-                  "asked for the seven refused members to be moved to activeQ, and each of them then fit.")
+        return failed(_("you said t={time:g} s.").format(time=predicted), hint=_late_hint(float(predicted), truth))
+    return passed(_("all eight bound at t={time:g} s: {member}'s Permit found no member of its group with a node, so "
+                    "it asked for the seven refused members to be moved to activeQ, and each of them then fit.").format(
+                        time=truth, member=name))

@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed, project_path
+from ksched_edu.i18n import _
 
 SCENARIO = "data/clusters/preemption.yaml"
 PREEMPTOR = "default/critical"
@@ -65,7 +66,7 @@ def dropped_by(event: Any) -> dict[str, str]:
     """Each losing candidate -> the first recorded rule that compared it and did not keep it."""
     out: dict[str, str] = {}
     for crit in event.criteria:
-        for node, _ in crit.scores:
+        for node, _score in crit.scores:
             if node not in crit.kept and node not in out:
                 out[node] = crit.name
     return out
@@ -89,35 +90,39 @@ def check_num_candidates(predicted: Any) -> bool:
     from ksched_edu.framework.plugins.defaultpreemption.default_preemption import new
 
     if is_unanswered(predicted) or not isinstance(predicted, dict) or not predicted:
-        return failed("no prediction yet.", hint="write a dict {number of nodes: number of candidates}.")
+        return failed(_("no prediction yet."), hint=_("write a dict {number of nodes: number of candidates}."))
     bad = [n for n in predicted if isinstance(n, bool) or not isinstance(n, int) or n <= 0]
     if bad:
-        return failed(f"{bad[0]!r} is not a number of nodes.", hint="use positive ints as keys.")
+        return failed(_("{key!r} is not a number of nodes.").format(key=bad[0]), hint=_("use positive ints as keys."))
     missing = [n for n in NUM_NODES_ASKED if n not in predicted]
     if missing:
-        return failed(f"no answer for {', '.join(map(str, missing))} nodes.",
-                      hint=f"answer for {', '.join(map(str, NUM_NODES_ASKED))} nodes.")
+        return failed(_("no answer for {counts} nodes.").format(counts=", ".join(map(str, missing))),
+                      hint=_("answer for {counts} nodes.").format(counts=", ".join(map(str, NUM_NODES_ASKED))))
     plugin = new(DefaultPreemptionArgs(min_candidate_nodes_percentage=MIN_CANDIDATE_NODES_PERCENTAGE,
                                        min_candidate_nodes_absolute=MIN_CANDIDATE_NODES_ABSOLUTE), None)
     defaults = new(None, None)
     for num_nodes in sorted(predicted):
         want, got = plugin.calculate_num_candidates(num_nodes), predicted[num_nodes]
         if isinstance(got, bool) or not isinstance(got, (int, float)):
-            return failed(f"for {num_nodes} nodes you said {got!r}.", hint="write whole numbers of candidates.")
+            return failed(_("for {count} nodes you said {said!r}.").format(count=num_nodes, said=got),
+                          hint=_("write whole numbers of candidates."))
         if got != want:
+            args = {"percentage": MIN_CANDIDATE_NODES_PERCENTAGE, "absolute": MIN_CANDIDATE_NODES_ABSOLUTE,
+                    "go": _NUM_CANDIDATES_GO}
             if got == defaults.calculate_num_candidates(num_nodes):
-                hint = (f"that is the default args' answer; here the args are {MIN_CANDIDATE_NODES_PERCENTAGE}% "
-                        f"and at least {MIN_CANDIDATE_NODES_ABSOLUTE} ({_NUM_CANDIDATES_GO}).")
+                hint = _("that is the default args' answer; here the args are {percentage}% "
+                         "and at least {absolute} ({go}).").format(**args)
             elif num_nodes * MIN_CANDIDATE_NODES_PERCENTAGE // 100 < MIN_CANDIDATE_NODES_ABSOLUTE:
-                hint = (f"here the percentage gives fewer than minCandidateNodesAbsolute ({MIN_CANDIDATE_NODES_ABSOLUTE}), "
-                        f"which takes over, within a limit: read the two ifs of {_NUM_CANDIDATES_GO}.")
+                hint = _("here the percentage gives fewer than minCandidateNodesAbsolute ({absolute}), "
+                         "which takes over, within a limit: read the two ifs of {go}.").format(**args)
             else:
-                hint = (f"{MIN_CANDIDATE_NODES_PERCENTAGE}% of the nodes (minCandidateNodesPercentage, integer "
-                        f"division), but at least {MIN_CANDIDATE_NODES_ABSOLUTE} ({_NUM_CANDIDATES_GO}).")
-            return failed(f"for {num_nodes} nodes you said {got!r}.", hint=hint)
-    shown = ", ".join(f"{n} nodes -> {predicted[n]}" for n in sorted(predicted))
-    return passed(f"with {MIN_CANDIDATE_NODES_PERCENTAGE}% and at least {MIN_CANDIDATE_NODES_ABSOLUTE}, "
-                  f"the dry run looks for {shown} candidate(s).")
+                hint = _("{percentage}% of the nodes (minCandidateNodesPercentage, integer "
+                         "division), but at least {absolute} ({go}).").format(**args)
+            return failed(_("for {count} nodes you said {said!r}.").format(count=num_nodes, said=got), hint=hint)
+    shown = ", ".join(_("{count} nodes -> {candidates}").format(count=n, candidates=predicted[n])
+                      for n in sorted(predicted))
+    return passed(_("with {percentage}% and at least {absolute}, the dry run looks for {shown} candidate(s).").format(
+        percentage=MIN_CANDIDATE_NODES_PERCENTAGE, absolute=MIN_CANDIDATE_NODES_ABSOLUTE, shown=shown))
 
 
 # --- exercise 2 -----------------------------------------------------------------------------
@@ -129,34 +134,38 @@ def check_dropped_by(predicted: Any) -> bool:
     from ksched_edu.framework.preemption import CRITERION_MIN_PDB_VIOLATIONS
 
     if is_unanswered(predicted) or not isinstance(predicted, dict) or not predicted:
-        return failed("no prediction yet.", hint="write a dict {node: rule}, e.g. {'n1': CRITERION_...}.")
-    sim, _ = run_scenario(allow_one_disruption)
+        return failed(_("no prediction yet."), hint=_("write a dict {node: rule}, e.g. {'n1': CRITERION_...}."))
+    sim, _cluster = run_scenario(allow_one_disruption)
     event = first_preemption(sim)
     actual = dropped_by(event)
     if event.nominated_node in predicted:
-        return failed(f"{event.nominated_node} was not dropped: it won.",
-                      hint="leave out the nominated node; list only the candidates that lost.")
+        return failed(_("{node} was not dropped: it won.").format(node=event.nominated_node),
+                      hint=_("leave out the nominated node; list only the candidates that lost."))
     missing = sorted(set(actual) - set(predicted))
     if missing:
-        return failed(f"no rule for {', '.join(missing)}.", hint="every losing candidate is dropped by some rule.")
+        return failed(_("no rule for {nodes}.").format(nodes=", ".join(missing)),
+                      hint=_("every losing candidate is dropped by some rule."))
     extra = sorted(set(predicted) - set(actual), key=str)
     if extra:
-        return failed(f"{', '.join(map(str, extra))} is no losing candidate.",
-                      hint="the candidates are the nodes in the chapter's candidates table; n5 was never one.")
+        return failed(_("{nodes} is no losing candidate.").format(nodes=", ".join(map(str, extra))),
+                      hint=_("the candidates are the nodes in the chapter's candidates table; n5 was never one."))
     for node in sorted(actual):
         if predicted[node] != actual[node]:
             if node == "n1" and predicted[node] == CRITERION_MIN_PDB_VIOLATIONS:
-                hint = ("with one disruption allowed, db-0 spends it and only db-1 would violate the PDB "
-                        "(filterPodsWithPDBViolation, plugins/defaultpreemption/default_preemption.go L295-341); "
-                        "violating pods are reprieved first (L215-221), so which db pod is n1's victim, and does "
-                        "it violate?")
+                hint = _("with one disruption allowed, db-0 spends it and only db-1 would violate the PDB "
+                         "(filterPodsWithPDBViolation, plugins/defaultpreemption/default_preemption.go L295-341); "
+                         "violating pods are reprieved first (L215-221), so which db pod is n1's victim, and does "
+                         "it violate?")
             else:
-                hint = (f"the rules run in order; a node leaves at the first rule where it is not best ({_PICK_GO}). "
-                        "Use the CRITERION_* names from ksched_edu.framework.preemption.")
-            return failed(f"{node} was not dropped by {predicted[node]!r}.", hint=hint)
+                hint = _("the rules run in order; a node leaves at the first rule where it is not best ({go}). "
+                         "Use the CRITERION_* names from ksched_edu.framework.preemption.").format(go=_PICK_GO)
+            return failed(_("{node} was not dropped by {rule!r}.").format(node=node, rule=predicted[node]), hint=hint)
     victims = {c.node: ", ".join(p.split("/")[1] for p in c.victims) for c in event.candidates}
-    return passed("; ".join(f"{n} out at {actual[n]!r}" for n in sorted(actual))
-                  + f"; {event.nominated_node} wins ({event.decided_by}). n1's victim is now {victims['n1']}.")
+    # Translators: separates the candidates in "n1 out at 'rule A'; n2 out at 'rule B'".
+    separator = _("; ")
+    drops = separator.join(_("{node} out at {rule!r}").format(node=n, rule=actual[n]) for n in sorted(actual))
+    return passed(_("{drops}; {winner} wins ({rule}). n1's victim is now {victim}.").format(
+        drops=drops, winner=event.nominated_node, rule=event.decided_by, victim=victims["n1"]))
 
 
 # --- exercise 3 -----------------------------------------------------------------------------
@@ -186,40 +195,45 @@ def check_make_n2_win(change: Any, seconds: Optional[float] = None) -> bool:
     from ksched_edu.api.loader import load_cluster
 
     if is_unanswered(change) or not callable(change):
-        return failed("no function yet.", hint="define `make_n2_win(cluster)` that edits the running pods.")
+        return failed(_("no function yet."), hint=_("define `make_n2_win(cluster)` that edits the running pods."))
     limit = _limit(seconds)
     before = _shape(load_cluster(project_path(SCENARIO)))
     cluster = load_cluster(project_path(SCENARIO))
     ok, changed = call_answer(change, cluster, seconds=limit)
     if not ok:
         if isinstance(changed, NotImplementedError):
-            return failed("make_n2_win is not written yet.", hint="change a running pod's spec.priority.")
-        return failed(f"make_n2_win failed: {describe_exception(changed)}.",
-                      hint="change fields of the objects in `cluster`; set pod.spec.priority to an int.")
+            return failed(_("make_n2_win is not written yet."), hint=_("change a running pod's spec.priority."))
+        return failed(_("make_n2_win failed: {error}.").format(error=describe_exception(changed)),
+                      hint=_("change fields of the objects in `cluster`; set pod.spec.priority to an int."))
     cluster = changed if changed is not None else cluster
     try:
         after = _shape(cluster)
     except Exception as err:  # a learner's change may leave anything behind
-        return failed(f"the cluster after your change cannot be read: {describe_exception(err)}.",
-                      hint="change fields of the objects in `cluster` and return nothing (or the cluster).")
-    for what, why in (("nodes", "the nodes"), ("running", "which pods run where"), ("requests", "the requests"),
-                      ("preemptor", "the preemptor's priority")):
+        return failed(_("the cluster after your change cannot be read: {error}.").format(error=describe_exception(err)),
+                      hint=_("change fields of the objects in `cluster` and return nothing (or the cluster)."))
+    for what, touched in (("nodes", _("your change touched the nodes.")),
+                          ("running", _("your change touched which pods run where.")),
+                          ("requests", _("your change touched the requests.")),
+                          ("preemptor", _("your change touched the preemptor's priority."))):
         if before[what] != after[what]:
-            return failed(f"your change touched {why}.", hint="change only the running pods' priorities.")
+            return failed(touched, hint=_("change only the running pods' priorities."))
     ok, sim = call_answer(simulate, cluster, seconds=limit)
     if not ok:
-        return failed(f"running the scenario after your change failed: {describe_exception(sim)}.",
-                      hint="change fields of the objects in `cluster`; set pod.spec.priority to an int.")
+        return failed(_("running the scenario after your change failed: {error}.").format(
+                          error=describe_exception(sim)),
+                      hint=_("change fields of the objects in `cluster`; set pod.spec.priority to an int."))
     event = first_preemption(sim)
     if event is None:
-        return failed("default/critical did not preempt anything.",
-                      hint="a victim needs a lower priority than the preemptor's 10000.")
+        return failed(_("default/critical did not preempt anything."),
+                      hint=_("a victim needs a lower priority than the preemptor's 10000."))
     if event.nominated_node != TARGET:
-        return failed(f"preemption still nominates {event.nominated_node} ({event.decided_by}).",
-                      hint=f"the rules of {_PICK_GO} run in order, and the one named above decided: n2 must beat "
-                           "the winner there or at an earlier rule. Which victims' priorities does each rule "
-                           "compare? (Set spec.priority: the PriorityClass names were turned into numbers when "
-                           "the file was loaded.)")
+        return failed(_("preemption still nominates {node} ({rule}).").format(node=event.nominated_node,
+                                                                              rule=event.decided_by),
+                      hint=_("the rules of {go} run in order, and the one named above decided: n2 must beat "
+                             "the winner there or at an earlier rule. Which victims' priorities does each rule "
+                             "compare? (Set spec.priority: the PriorityClass names were turned into numbers when "
+                             "the file was loaded.)").format(go=_PICK_GO))
     placed = {p.pod: p.node for p in sim.placements()}
-    return passed(f"preemption nominates {TARGET} ({event.decided_by}), evicts {', '.join(event.victims)}, "
-                  f"and default/critical runs on {placed.get(PREEMPTOR)}.")
+    return passed(_("preemption nominates {node} ({rule}), evicts {victims}, and default/critical runs on "
+                    "{placed}.").format(node=TARGET, rule=event.decided_by, victims=", ".join(event.victims),
+                                        placed=placed.get(PREEMPTOR)))

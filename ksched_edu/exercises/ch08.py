@@ -12,6 +12,7 @@ from typing import Any
 
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import call_answer, describe_exception, failed, is_unanswered, passed, project_path
+from ksched_edu.i18n import N_, _
 
 LAB = "data/clusters/gpu-lab.yaml"
 PACKING = "data/clusters/gpu-packing.yaml"
@@ -87,53 +88,62 @@ def best_pair_reserved() -> tuple[int, ...]:
     node = load_objects("apiVersion: v1\nkind: Node\nmetadata:\n  name: dgx1\n  labels:\n"
                         "    gpu.ksched-edu.io/topology: dgx-1-v100\nstatus:\n  capacity:\n"
                         "    cpu: \"80\"\n    memory: 512Gi\n    pods: \"110\"\n    nvidia.com/gpu: \"8\"\n")[0]
-    _, rec = _run(apply_defaults(Cluster(nodes=[node], pods=[_held_pod(), _gpu_pod("pair", 2, {})])))
+    _sim, rec = _run(apply_defaults(Cluster(nodes=[node], pods=[_held_pod(), _gpu_pod("pair", 2, {})])))
     return reserved_gpus(rec, "default/pair")
 
 
 def check_best_pair(answer: Any) -> bool:
     """Which two GPUs does GPUTopology give a 2-GPU job on a DGX-1 whose GPUs 0 and 2 are taken?"""
     if is_unanswered(answer):
-        return failed("no answer yet.", hint="set `answer` to a pair of GPU ids, e.g. (0, 1).")
+        return failed(_("no answer yet."), hint=_("set `answer` to a pair of GPU ids, e.g. (0, 1)."))
     if not isinstance(answer, (list, tuple, set, frozenset)):
-        return failed(f"{answer!r} is not a pair of GPU ids.", hint="write two whole numbers, e.g. (0, 1).")
+        return failed(_("{answer!r} is not a pair of GPU ids.").format(answer=answer),
+                      hint=_("write two whole numbers, e.g. (0, 1)."))
     try:
         guess = tuple(sorted(int(g) for g in answer))
     except (TypeError, ValueError):
-        return failed(f"{answer!r} is not a pair of GPU ids.", hint="write two whole numbers, e.g. (0, 1).")
+        return failed(_("{answer!r} is not a pair of GPU ids.").format(answer=answer),
+                      hint=_("write two whole numbers, e.g. (0, 1)."))
     if len(guess) != 2:
-        return failed(f"{answer!r} does not name two GPUs.", hint="the job asks for nvidia.com/gpu: 2.")
+        return failed(_("{answer!r} does not name two GPUs.").format(answer=answer),
+                      hint=_("the job asks for nvidia.com/gpu: 2."))
     from ksched_edu.gpu.catalog import TopologyCatalog
 
     top = TopologyCatalog().get("dgx-1-v100")
     if min(guess) < 0 or max(guess) >= len(top.gpus) or guess[0] == guess[1]:
-        return failed(f"{answer!r} is not two different GPUs of a DGX-1.", hint="GPU ids run from 0 to 7.")
+        return failed(_("{answer!r} is not two different GPUs of a DGX-1.").format(answer=answer),
+                      hint=_("GPU ids run from 0 to 7."))
     taken = [g for g in guess if g in HELD_GPUS]
     if taken:
-        return failed(f"GPU{taken[0]} is taken by the notebook pod.",
-                      hint="the job gets two of the free GPUs 1, 3, 4, 5, 6 and 7.")
+        return failed(_("GPU{gpu} is taken by the notebook pod.").format(gpu=taken[0]),
+                      hint=_("the job gets two of the free GPUs 1, 3, 4, 5, 6 and 7."))
     actual = best_pair_reserved()
     if guess == actual:
-        return passed(f"GPUTopology reserved GPUs {actual[0]} and {actual[1]}: NV2 (two NVLinks, 50 GB/s) on one "
-                      "NUMA node, the lowest such pair among the free GPUs.")
+        return passed(_("GPUTopology reserved GPUs {first} and {second}: NV2 (two NVLinks, 50 GB/s) on one "
+                        "NUMA node, the lowest such pair among the free GPUs.").format(first=actual[0],
+                                                                                      second=actual[1]))
     theirs, ours = top.link(*guess).label, top.link(*actual).label
     numa = len({top.gpus[g].numa_node for g in guess})
     if theirs == ours and numa > 1:
-        return failed(f"GPU{guess[0]}-GPU{guess[1]} is {theirs} too, but it spans {numa} NUMA nodes.",
-                      hint="between pairs with the same links, the search prefers fewer NUMA nodes "
-                           "(`Choice.key` in ksched_edu/gpu/search.py; the CPU Affinity column of the matrix).")
+        return failed(_("GPU{first}-GPU{second} is {link} too, but it spans {numa} NUMA nodes.").format(
+                          first=guess[0], second=guess[1], link=theirs, numa=numa),
+                      hint=_("between pairs with the same links, the search prefers fewer NUMA nodes "
+                             "(`Choice.key` in ksched_edu/gpu/search.py; the CPU Affinity column of the matrix)."))
     if theirs == ours:
-        return failed(f"GPU{guess[0]}-GPU{guess[1]} is {theirs} too, as fast as the plugin's pair.",
-                      hint="among equally good pairs (same links, same NUMA node count) the search keeps the "
-                           "first it meets, and it tries the pairs in id order (`brute_force_best_subset` in "
-                           "ksched_edu/gpu/search.py, section 3).")
-    return failed(f"GPU{guess[0]}-GPU{guess[1]} is joined by {theirs}; the plugin found a faster pair.",
-                  hint="read the free GPUs' rows of the matrix: the search wants the fastest slowest link first "
-                       "(`Choice.key` in ksched_edu/gpu/search.py).")
+        return failed(_("GPU{first}-GPU{second} is {link} too, as fast as the plugin's pair.").format(
+                          first=guess[0], second=guess[1], link=theirs),
+                      hint=_("among equally good pairs (same links, same NUMA node count) the search keeps the "
+                             "first it meets, and it tries the pairs in id order (`brute_force_best_subset` in "
+                             "ksched_edu/gpu/search.py, section 3)."))
+    return failed(_("GPU{first}-GPU{second} is joined by {link}; the plugin found a faster pair.").format(
+                      first=guess[0], second=guess[1], link=theirs),
+                  hint=_("read the free GPUs' rows of the matrix: the search wants the fastest slowest link first "
+                         "(`Choice.key` in ksched_edu/gpu/search.py)."))
 
 
-def _constraint_hint(annotations: dict[Any, Any]) -> str:
-    """'unknown constraint "nvlnk": did you mean nvlink? ' for a misspelled constraint, else ""."""
+def _prefilter_hint(annotations: dict[Any, Any]) -> str:
+    """The hint for a pod GPUTopology refused at PreFilter: where the keys are, after what is wrong with a
+    misspelled constraint ('unknown constraint "nvlnk": did you mean nvlink? ...')."""
     import difflib
 
     from ksched_edu.gpu.plugins.gpu_topology import CONSTRAINT_ANNOTATION, CONSTRAINTS
@@ -143,9 +153,18 @@ def _constraint_hint(annotations: dict[Any, Any]) -> str:
         if word not in CONSTRAINTS:
             close = difflib.get_close_matches(word, CONSTRAINTS, n=1, cutoff=0.6)
             if close:
-                return f"unknown constraint \"{word}\": did you mean {close[0]}? "
-            return f"unknown constraint \"{word}\" (want one of {', '.join(CONSTRAINTS)}); "
-    return ""
+                return _('unknown constraint "{word}": did you mean {close}? the keys are '
+                         "gpu.ksched-edu.io/constraint and gpu.ksched-edu.io/min-bandwidth.").format(
+                             word=word, close=close[0])
+            return _('unknown constraint "{word}" (want one of {constraints}); the keys are '
+                     "gpu.ksched-edu.io/constraint and gpu.ksched-edu.io/min-bandwidth.").format(
+                         word=word, constraints=", ".join(CONSTRAINTS))
+    return _("the keys are gpu.ksched-edu.io/constraint and gpu.ksched-edu.io/min-bandwidth.")
+
+
+# What GPUTopology's Filter does, as the hints of check_fast_links_only say it.
+_READ_FILTER = N_("GPUTopology's Filter (`GPUTopology.filter` in ksched_edu/gpu/plugins/gpu_topology.py) "
+                  "asks the subset search for a free set whose every pair meets the annotations")
 
 
 def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
@@ -153,15 +172,15 @@ def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
     from ksched_edu.gpu.plugins.gpu_topology import MIN_BANDWIDTH_ANNOTATION, NAME
 
     if is_unanswered(annotations) or not isinstance(annotations, dict) or not annotations:
-        return failed("no annotations yet.",
-                      hint="set `annotations` to a dict such as {\"gpu.ksched-edu.io/constraint\": \"nvlink\"}.")
+        return failed(_("no annotations yet."),
+                      hint=_('set `annotations` to a dict such as {"gpu.ksched-edu.io/constraint": "nvlink"}.'))
 
     from ksched_edu.gpu.plugins.gpu_topology import unknown_annotation_messages
 
     unknown = unknown_annotation_messages({str(k): str(v) for k, v in annotations.items()})
     if unknown:
-        return failed("GPUTopology ignores an annotation key it does not know, so the pod would set no condition "
-                      "on its GPUs.", hint=f"{unknown[0]}.")
+        return failed(_("GPUTopology ignores an annotation key it does not know, so the pod would set no condition "
+                        "on its GPUs."), hint=f"{unknown[0]}.")
 
     def schedule() -> Any:
         pod = _gpu_pod("fast", 4, {str(k): str(v) for k, v in annotations.items()})
@@ -169,37 +188,39 @@ def check_fast_links_only(annotations: Any, seconds: Any = None) -> bool:
 
     ok, rec = call_answer(schedule, seconds=_limit(seconds))
     if not ok:
-        return failed(f"a pod with these annotations could not be scheduled: {describe_exception(rec)}",
-                      hint="keys and values are strings, e.g. {\"gpu.ksched-edu.io/min-bandwidth\": \"100\"}.")
+        return failed(_("a pod with these annotations could not be scheduled: {error}").format(
+                          error=describe_exception(rec)),
+                      hint=_('keys and values are strings, e.g. {"gpu.ksched-edu.io/min-bandwidth": "100"}.'))
     pre = [e for e in rec.plugin_events(cycle=1, point="PreFilter") if e.plugin == NAME]
     if pre and pre[0].code != "Success":
-        return failed(f"GPUTopology refused the pod at PreFilter: {'; '.join(pre[0].reasons)}",
-                      hint=_constraint_hint(annotations) + "the keys are gpu.ksched-edu.io/constraint "
-                           "and gpu.ksched-edu.io/min-bandwidth.")
+        return failed(_("GPUTopology refused the pod at PreFilter: {reasons}").format(
+                          reasons="; ".join(pre[0].reasons)),
+                      hint=_prefilter_hint(annotations))
     filters = {e.node: e for e in rec.plugin_events(cycle=1, point="Filter") if e.plugin == NAME}
     feasible = sorted(n for n, e in filters.items() if e.code == "Success")
     want = sorted(NVSWITCH_NODES)
     if feasible == want:
-        return passed(f"only {', '.join(want)} pass GPUTopology's Filter; the others say: "
-                      + "; ".join(sorted({r for e in filters.values() for r in e.reasons})))
+        return passed(_("only {nodes} pass GPUTopology's Filter; the others say: {reasons}").format(
+            nodes=", ".join(want), reasons="; ".join(sorted({r for e in filters.values() for r in e.reasons}))))
     extra = [n for n in feasible if n not in want]
     missing = [n for n in want if n not in feasible]
-    read_filter = ("GPUTopology's Filter (`GPUTopology.filter` in ksched_edu/gpu/plugins/gpu_topology.py) "
-                   "asks the subset search for a free set whose every pair meets the annotations")
+    read_filter = _(_READ_FILTER)
     if extra:
         if MIN_BANDWIDTH_ANNOTATION in {str(k) for k in annotations}:
-            return failed(f"{', '.join(extra)} also pass(es) the Filter.",
-                          hint=f"{read_filter}: find, in section 4's table, the slowest link of the best four "
-                               "GPUs of each node the job must not get, and compare it with your floor.")
-        return failed(f"{', '.join(extra)} also pass(es) the Filter.",
-                      hint=f"{read_filter}: NVLink between every pair is something the DGX-1's quads have too. "
-                           "What sets the NVSwitch nodes apart? Compare their slowest links in section 4's table "
-                           "with the DGX-1's.")
-    return failed(f"{', '.join(missing)} should pass but is rejected: "
-                  f"{'; '.join(sorted({r for n in missing for r in filters[n].reasons}))}",
-                  hint=f"{read_filter}: the rejected node's best four GPUs do not meet it. Read that node's "
-                       "slowest link in section 4's table (and how `Link.bandwidth` in ksched_edu/gpu/links.py "
-                       "turns NV# into GB/s).")
+            return failed(_("{nodes} also pass(es) the Filter.").format(nodes=", ".join(extra)),
+                          hint=_("{read_filter}: find, in section 4's table, the slowest link of the best four "
+                                 "GPUs of each node the job must not get, and compare it with your floor.").format(
+                                     read_filter=read_filter))
+        return failed(_("{nodes} also pass(es) the Filter.").format(nodes=", ".join(extra)),
+                      hint=_("{read_filter}: NVLink between every pair is something the DGX-1's quads have too. "
+                             "What sets the NVSwitch nodes apart? Compare their slowest links in section 4's table "
+                             "with the DGX-1's.").format(read_filter=read_filter))
+    return failed(_("{nodes} should pass but is rejected: {reasons}").format(
+                      nodes=", ".join(missing),
+                      reasons="; ".join(sorted({r for n in missing for r in filters[n].reasons}))),
+                  hint=_("{read_filter}: the rejected node's best four GPUs do not meet it. Read that node's "
+                         "slowest link in section 4's table (and how `Link.bandwidth` in ksched_edu/gpu/links.py "
+                         "turns NV# into GB/s).").format(read_filter=read_filter))
 
 
 # Exercise 3: section 6's spreading run with job-7 moved to the front of the queue.
@@ -227,35 +248,37 @@ def free_gpus_at_the_end(strategy: str = "Spread", big_job_first: bool = True) -
                    for n in sim.cluster.nodes), reverse=True)
 
 
-_REPLAY_HINT = ("job-7 takes a whole idle node; then replay the six small jobs in their order, each on the node "
-                "whose GPUs are the least used after it (GPUTopology's Spread score, "
-                "`GPUTopology._score` in ksched_edu/gpu/plugins/gpu_topology.py, section 6).")
+_REPLAY_HINT = N_("job-7 takes a whole idle node; then replay the six small jobs in their order, each on the node "
+                  "whose GPUs are the least used after it (GPUTopology's Spread score, "
+                  "`GPUTopology._score` in ksched_edu/gpu/plugins/gpu_topology.py, section 6).")
 
 
 def check_big_job_first(free: Any) -> bool:
     """If job-7 arrived first in section 6's spreading run, how many GPUs would each node have free at the end?"""
     if is_unanswered(free):
-        return failed("no prediction yet.", hint="set `free` to a list of three whole numbers, one per node, "
-                                                 "e.g. [8, 2, 0].")
+        return failed(_("no prediction yet."), hint=_("set `free` to a list of three whole numbers, one per node, "
+                                                      "e.g. [8, 2, 0]."))
     if (not isinstance(free, (list, tuple)) or len(free) != 3
             or any(isinstance(n, bool) or not isinstance(n, int) for n in free)):
-        return failed(f"{free!r} is not three numbers of GPUs.",
-                      hint="write a list of three whole numbers, one per node (any order), e.g. [8, 2, 0].")
+        return failed(_("{answer!r} is not three numbers of GPUs.").format(answer=free),
+                      hint=_("write a list of three whole numbers, one per node (any order), e.g. [8, 2, 0]."))
     guess = sorted(free, reverse=True)
     actual = free_gpus_at_the_end("Spread")
     if guess == actual:
-        return passed(f"the nodes end with {actual} GPUs free: job-7 took a whole node, and the six small jobs "
-                      "(12 GPUs) fit on the other two, so no job waits.")
+        return passed(_("the nodes end with {free} GPUs free: job-7 took a whole node, and the six small jobs "
+                        "(12 GPUs) fit on the other two, so no job waits.").format(free=actual))
+    replay = _(_REPLAY_HINT)
     if any(n < 0 or n > 8 for n in guess):
-        return failed(f"{free!r}: a node has between 0 and 8 GPUs free.", hint=_REPLAY_HINT)
+        return failed(_("{answer!r}: a node has between 0 and 8 GPUs free.").format(answer=free), hint=replay)
     if guess == free_gpus_at_the_end("Spread", big_job_first=False):
-        return failed(f"{free!r} is the chapter's run, where job-7 arrives last and waits.",
-                      hint="now job-7 comes first: " + _REPLAY_HINT)
+        return failed(_("{answer!r} is the chapter's run, where job-7 arrives last and waits.").format(answer=free),
+                      hint=_("now job-7 comes first: {replay}").format(replay=replay))
     if guess == free_gpus_at_the_end("Binpack"):
-        return failed(f"{free!r} is what binpacking leaves: it fills one node before the next.",
-                      hint="this run spreads: " + _REPLAY_HINT)
+        return failed(_("{answer!r} is what binpacking leaves: it fills one node before the next.").format(
+                          answer=free),
+                      hint=_("this run spreads: {replay}").format(replay=replay))
     if sum(guess) != sum(actual):
-        return failed(f"{free!r} leaves {sum(guess)} GPUs free in all.",
-                      hint="count the GPUs the seven jobs ask for (the section 6 table) and whether any of them "
-                           "waits; then " + _REPLAY_HINT)
-    return failed(f"{free!r} is not how the small jobs spread.", hint=_REPLAY_HINT)
+        return failed(_("{answer!r} leaves {count} GPUs free in all.").format(answer=free, count=sum(guess)),
+                      hint=_("count the GPUs the seven jobs ask for (the section 6 table) and whether any of them "
+                             "waits; then {replay}").format(replay=replay))
+    return failed(_("{answer!r} is not how the small jobs spread.").format(answer=free), hint=replay)

@@ -25,6 +25,7 @@ from ksched_edu.exercises import core
 from ksched_edu.exercises.core import (CheckTimeout, call_answer, cycle_errors, describe_exception, failed,
                                        is_unanswered, passed, project_path)
 from ksched_edu.framework.interface import MAX_NODE_SCORE, Code, Status
+from ksched_edu.i18n import N_, _
 
 NAME = "GangGPU"
 CLUSTER = "data/clusters/capstone-gpu-lab.yaml"
@@ -79,7 +80,8 @@ LESS_GO = "scheduler-plugins pkg/coscheduling/coscheduling.go L125-137"
 
 # The probe cluster's pods and nodes (see data/clusters/capstone-probe.yaml).
 MEMBER, SIBLING, LONELY, SOLO = "full-0", "full-1", "lonely-0", "solo"
-# Filter of MEMBER (4 GPUs, NVLink): node -> the code it must get (None: kept).
+# Filter of MEMBER (4 GPUs, NVLink): node -> the code it must get (None: kept). The hints name the Go as
+# {codes} and {preemption}: CODES_GO and PREEMPTION_GO.
 FILTER_EXPECTED: dict[str, Optional[Code]] = {
     "pcie-a": Code.UnschedulableAndUnresolvable,  # no NVLink at all
     "ws-a": Code.UnschedulableAndUnresolvable,  # NVLink pairs only
@@ -87,25 +89,25 @@ FILTER_EXPECTED: dict[str, Optional[Code]] = {
     "a100-b": None,  # an idle A100
 }
 FILTER_HINTS = {
-    ("pcie-a", None): "pcie-a has no NVLink: keep a node only when best_subset finds a free set with the "
-                      "pod's constraint.",
-    ("pcie-a", Code.Unschedulable): "pcie-a has no NVLink set of 4 even when idle; no wait and no preemption "
-                                    "can change that, so reject it with Code.UnschedulableAndUnresolvable "
-                                    f"({CODES_GO}; preemption tries only Unschedulable nodes, {PREEMPTION_GO}).",
-    ("ws-a", None): "ws-a has NVLink pairs only: keep a node only when best_subset finds a free set with the "
-                    "pod's constraint.",
-    ("ws-a", Code.Unschedulable): "ws-a has no NVLink set of 4 even when idle: Code.UnschedulableAndUnresolvable "
-                                  f"({CODES_GO}).",
-    ("a100-a", None): "6 of a100-a's GPUs are in use: count them with gpus_in_use(node_info, top, self.ledger) "
-                      "and search only its free_mask.",
-    ("a100-a", Code.UnschedulableAndUnresolvable): "a100-a would hold the set once its GPUs are free (or "
-                                                   "preemption frees them): that is Code.Unschedulable; keep "
-                                                   "UnschedulableAndUnresolvable for nodes that never can "
-                                                   f"({CODES_GO}; {PREEMPTION_GO}).",
-    ("a100-b", Code.Unschedulable): "a100-b is idle and its 8 GPUs sit on NVSwitch: return None for it.",
-    ("a100-b", Code.UnschedulableAndUnresolvable): "a100-b is idle and its 8 GPUs sit on NVSwitch: return None.",
+    ("pcie-a", None): N_("pcie-a has no NVLink: keep a node only when best_subset finds a free set with the "
+                         "pod's constraint."),
+    ("pcie-a", Code.Unschedulable): N_("pcie-a has no NVLink set of 4 even when idle; no wait and no preemption "
+                                       "can change that, so reject it with Code.UnschedulableAndUnresolvable "
+                                       "({codes}; preemption tries only Unschedulable nodes, {preemption})."),
+    ("ws-a", None): N_("ws-a has NVLink pairs only: keep a node only when best_subset finds a free set with the "
+                       "pod's constraint."),
+    ("ws-a", Code.Unschedulable): N_("ws-a has no NVLink set of 4 even when idle: "
+                                     "Code.UnschedulableAndUnresolvable ({codes})."),
+    ("a100-a", None): N_("6 of a100-a's GPUs are in use: count them with gpus_in_use(node_info, top, self.ledger) "
+                         "and search only its free_mask."),
+    ("a100-a", Code.UnschedulableAndUnresolvable): N_("a100-a would hold the set once its GPUs are free (or "
+                                                      "preemption frees them): that is Code.Unschedulable; keep "
+                                                      "UnschedulableAndUnresolvable for nodes that never can "
+                                                      "({codes}; {preemption})."),
+    ("a100-b", Code.Unschedulable): N_("a100-b is idle and its 8 GPUs sit on NVSwitch: return None for it."),
+    ("a100-b", Code.UnschedulableAndUnresolvable): N_("a100-b is idle and its 8 GPUs sit on NVSwitch: return None."),
 }
-STATUS_HINT = 'return None to keep the node or a Status to reject it (new_status(Code.Unschedulable, "why"))'
+STATUS_HINT = N_('return None to keep the node or a Status to reject it (new_status(Code.Unschedulable, "why"))')
 
 Verdict = Optional[tuple[str, str]]  # None, or (what went wrong, the hint)
 
@@ -130,7 +132,7 @@ def check_gang_gpu(factory: Any, seconds: Any = None) -> bool:
             return passed(verdict)
         if verdict is not None:
             return failed(*verdict)
-    return failed("the check found nothing to say.", hint="run the cells above this one first.")
+    return failed(_("the check found nothing to say."), hint=_("run the cells above this one first."))
 
 
 def solution_checked(answer: Any) -> bool:
@@ -142,7 +144,8 @@ class BudgetSpent(CheckTimeout):
     """The learner's code used up the wall time one check gives it (all its calls together)."""
 
     def __init__(self, seconds: float) -> None:
-        super().__init__(f"still running after {seconds:g} s, the time all of your code gets in this check")
+        super().__init__(_("still running after {seconds:g} s, the time all of your code gets in this check").format(
+            seconds=seconds))
         self.seconds = seconds
 
 
@@ -166,7 +169,7 @@ class _Budget:
 
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, BudgetSpent):
-        return f"your code is {exc} (a loop that never ends?)"
+        return _("your code is {error} (a loop that never ends?)").format(error=exc)
     return describe_exception(exc)
 
 
@@ -175,41 +178,44 @@ def _describe(exc: BaseException) -> str:
 
 def _check_factory(factory: Any, clock: _Budget) -> Verdict:
     if is_unanswered(factory) or not callable(factory):
-        return ("no plugin factory yet.", "define `def new_gang_gpu(args, handle): return GangGPU(GPUTopologyArgs(), "
-                                          "handle)`.")
+        return (_("no plugin factory yet."), _("define `def new_gang_gpu(args, handle): return "
+                                               "GangGPU(GPUTopologyArgs(), handle)`."))
     ok, plugin = clock.call(factory, None, None)
     if not ok:
         if isinstance(plugin, NotImplementedError):
-            return ("the factory is not written yet.", "return a GangGPU object from new_gang_gpu(args, handle).")
-        return (f"the factory failed: {_describe(plugin)}",
-                "the factory takes (args, handle): return GangGPU(GPUTopologyArgs(), handle).")
+            return (_("the factory is not written yet."), _("return a GangGPU object from new_gang_gpu(args, handle)."))
+        return (_("the factory failed: {error}").format(error=_describe(plugin)),
+                _("the factory takes (args, handle): return GangGPU(GPUTopologyArgs(), handle)."))
     if plugin is None:
-        return ("the factory returned None.", "end new_gang_gpu with `return GangGPU(GPUTopologyArgs(), handle)`.")
+        return (_("the factory returned None."),
+                _("end new_gang_gpu with `return GangGPU(GPUTopologyArgs(), handle)`."))
     ok, name = clock.call(getattr(plugin, "name", lambda: None))
     if not ok or name != NAME:
         shown = _describe(name) if not ok else repr(name)
-        return (f"the plugin's name() is {shown}.", f"name() must return {NAME!r}.")
+        return (_("the plugin's name() is {name}.").format(name=shown),
+                _("name() must return {name!r}.").format(name=NAME))
     missing = [m for m in ("less", "pre_filter", "filter", "score", "permit", "reserve", "pre_bind")
                if not callable(getattr(plugin, m, None))]
     if missing:
-        return (f"GangGPU has no {missing[0]} method.",
-                f"GangGPU extends GPUTopology (Reserve, PreBind) and adds def {missing[0]}(...) "
-                f"for its {_POINT[missing[0]]} extension point.")
+        return (_("GangGPU has no {method} method.").format(method=missing[0]),
+                _("GangGPU extends GPUTopology (Reserve, PreBind) and adds def {method}(...) "
+                  "for its {point} extension point.").format(method=missing[0], point=_POINT[missing[0]]))
     return None
 
 
 _POINT = {"less": "QueueSort", "pre_filter": "PreFilter", "filter": "Filter", "score": "Score",
           "permit": "Permit", "reserve": "Reserve", "pre_bind": "PreBind"}
 _METHOD_HINT = {
-    "less": "return True when the first pod should leave the queue first.",
-    "pre_filter": "look the PodGroup up with handle.object_lister().get(\"PodGroup\", namespace, name) and count "
-                  "its pods.",
-    "filter": "read the request PreFilter wrote (state.read(PRE_FILTER_STATE_KEY)) and the node's topology "
-              "(self.catalog.for_node(node)).",
-    "score": "read the node with self.handle.snapshot_shared_lister().node_infos().get(node_name).",
-    "permit": "count the gang's members that hold a node in self.handle.snapshot_shared_lister().node_infos().list().",
-    "reserve": "leave reserve to GPUTopology (do not override it).",
-    "pre_bind": "leave pre_bind to GPUTopology (do not override it).",
+    "less": N_("return True when the first pod should leave the queue first."),
+    "pre_filter": N_('look the PodGroup up with handle.object_lister().get("PodGroup", namespace, name) and count '
+                     "its pods."),
+    "filter": N_("read the request PreFilter wrote (state.read(PRE_FILTER_STATE_KEY)) and the node's topology "
+                 "(self.catalog.for_node(node))."),
+    "score": N_("read the node with self.handle.snapshot_shared_lister().node_infos().get(node_name)."),
+    "permit": N_("count the gang's members that hold a node in "
+                 "self.handle.snapshot_shared_lister().node_infos().list()."),
+    "reserve": N_("leave reserve to GPUTopology (do not override it)."),
+    "pre_bind": N_("leave pre_bind to GPUTopology (do not override it)."),
 }
 
 
@@ -256,9 +262,9 @@ def _check_points(factory: Any, clock: _Budget) -> Verdict:
     if not ok:
         method = _learner_method(sim)
         if method is not None:  # the queue sorts the probe's pods as they arrive: less runs here first
-            return _raised(f"{method} ({_POINT[method]})", sim, _METHOD_HINT[method])
-        return (f"the profile could not be built with GangGPU: {_describe(sim)}",
-                "GangGPU extends GPUTopology and new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle).")
+            return _raised(f"{method} ({_POINT[method]})", sim, _(_METHOD_HINT[method]))
+        return (_("the profile could not be built with GangGPU: {error}").format(error=_describe(sim)),
+                _("GangGPU extends GPUTopology and new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle)."))
     sched = sim.scheduler
     fwk = sched.profiles[PROFILE]
     plugin = fwk.plugins_map[NAME]
@@ -298,28 +304,30 @@ def _probe_queue_sort(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> V
                                      ((MEMBER, 0.0), (LONELY, 1.0), (SIBLING, 2.0), (SOLO, 3.0)))
     ok, first = clock.call(plugin.less, solo, member)
     if not ok:
-        return _raised("less (QueueSort)", first, "return True when the first pod should leave the queue first.")
+        return _raised("less (QueueSort)", first, _(_METHOD_HINT["less"]))
     if not isinstance(first, bool):
-        return (f"less returned {_shown(first)}.", "QueueSort's less(a, b) returns a bool: True when a goes first.")
+        return (_("less returned {value}.").format(value=_shown(first)),
+                _("QueueSort's less(a, b) returns a bool: True when a goes first."))
     ok, second = clock.call(plugin.less, member, solo)
     if not ok:
-        return _raised("less (QueueSort)", second, "return True when the first pod should leave the queue first.")
+        return _raised("less (QueueSort)", second, _(_METHOD_HINT["less"]))
     if not first or second:
-        return ("the inference pod (priority 100000) does not leave the queue before a training member (1000).",
-                "compare pod_priority(a.pod) and pod_priority(b.pod) first: the higher goes first.")
+        return (_("the inference pod (priority 100000) does not leave the queue before a training member (1000)."),
+                _("compare pod_priority(a.pod) and pod_priority(b.pod) first: the higher goes first."))
     verdict = _probe_consistent_order(plugin, pods, clock)
     if verdict is not None:
         return verdict
     ok, order = clock.call(lambda: sorted([member, lonely, sibling], key=functools.cmp_to_key(
         lambda a, b: -1 if plugin.less(a, b) else (1 if plugin.less(b, a) else 0))))
     if not ok:
-        return _raised("less (QueueSort)", order, "compare by priority, then a time per pod, then the pod's name.")
+        return _raised("less (QueueSort)", order, _("compare by priority, then a time per pod, then the pod's name."))
     names = [q.pod.metadata.name for q in order]
     if abs(names.index(MEMBER) - names.index(SIBLING)) != 1:
-        return (f"the queue orders {', '.join(names)}: gang probe-full is split by {LONELY}.",
-                "at equal priority, give every member of a gang the same time, its PodGroup's "
-                "metadata.creation_timestamp (handle.object_lister().get(\"PodGroup\", namespace, name)), so that "
-                f"a gang's members leave the queue one after another; {LESS_GO} does so.")
+        return (_("the queue orders {pods}: gang probe-full is split by {pod}.").format(pods=", ".join(names),
+                                                                                        pod=LONELY),
+                _("at equal priority, give every member of a gang the same time, its PodGroup's "
+                  'metadata.creation_timestamp (handle.object_lister().get("PodGroup", namespace, name)), so that '
+                  "a gang's members leave the queue one after another; {go} does so.").format(go=LESS_GO))
     return None
 
 
@@ -331,30 +339,32 @@ def _probe_consistent_order(plugin: Any, pods: dict, clock: _Budget) -> Verdict:
     ok, before = clock.call(lambda: {(a, b): plugin.less(infos[a], infos[b])
                                      for a in range(len(infos)) for b in range(len(infos))})
     if not ok:
-        return _raised("less (QueueSort)", before, "return True when the first pod should leave the queue first.")
+        return _raised("less (QueueSort)", before, _(_METHOD_HINT["less"]))
     odd = next((v for v in before.values() if not isinstance(v, bool)), None)
     if odd is not None:
-        return (f"less returned {_shown(odd)}.", "QueueSort's less(a, b) returns a bool: True when a goes first.")
+        return (_("less returned {value}.").format(value=_shown(odd)),
+                _("QueueSort's less(a, b) returns a bool: True when a goes first."))
     name = [i.pod.metadata.name for i in infos]
-    hint = ("the queue is a heap: it needs one consistent order, or which pod leaves first depends on which pods "
-            "it happens to compare. Give every pod one key and compare keys: priority, then one time per pod "
-            "(its PodGroup's creation time, or when it first entered the queue when it is in no gang), then its "
-            f"namespace/name; read {LESS_GO}. A rule that applies only when both pods are in gangs breaks it.")
+    hint = _("the queue is a heap: it needs one consistent order, or which pod leaves first depends on which pods "
+             "it happens to compare. Give every pod one key and compare keys: priority, then one time per pod "
+             "(its PodGroup's creation time, or when it first entered the queue when it is in no gang), then its "
+             "namespace/name; read {go}. A rule that applies only when both pods are in gangs breaks it.").format(
+                 go=LESS_GO)
     every = range(len(infos))
     for a in every:
         if before[a, a]:
-            return (f"less({name[a]}, {name[a]}) is True: a pod cannot go before itself.", hint)
+            return (_("less({a}, {a}) is True: a pod cannot go before itself.").format(a=name[a]), hint)
     for a, b in itertools.combinations(every, 2):
         if before[a, b] and before[b, a]:
-            return (f"less puts {name[a]} before {name[b]} and {name[b]} before {name[a]}.", hint)
+            return (_("less puts {a} before {b} and {b} before {a}.").format(a=name[a], b=name[b]), hint)
     for a, b, c in itertools.permutations(every, 3):
         if before[a, b] and before[b, c] and not before[a, c]:
-            return (f"less is not a consistent order: it puts {name[a]} before {name[b]} and {name[b]} before "
-                    f"{name[c]}, but not {name[a]} before {name[c]}.", hint)
+            return (_("less is not a consistent order: it puts {a} before {b} and {b} before {c}, but not {a} "
+                      "before {c}.").format(a=name[a], b=name[b], c=name[c]), hint)
         tie = lambda x, y: not before[x, y] and not before[y, x]
         if tie(a, b) and tie(b, c) and not tie(a, c):
-            return (f"less is not a consistent order: it finds {name[a]} and {name[b]} equal, {name[b]} and "
-                    f"{name[c]} equal, but not {name[a]} and {name[c]}.", hint)
+            return (_("less is not a consistent order: it finds {a} and {b} equal, {b} and {c} equal, but not {a} "
+                      "and {c}.").format(a=name[a], b=name[b], c=name[c]), hint)
     return None
 
 
@@ -364,12 +374,11 @@ def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> V
     for name, must_reject in ((LONELY, True), (MEMBER, False), (SOLO, False)):
         ok, answer = clock.call(plugin.pre_filter, CycleState(), pods[name])
         if not ok:
-            return _raised("pre_filter", answer, "look the PodGroup up with handle.object_lister().get(\"PodGroup\", "
-                                                 "namespace, name) and count its pods.")
+            return _raised("pre_filter", answer, _(_METHOD_HINT["pre_filter"]))
         if not (isinstance(answer, tuple) and len(answer) == 2):
-            return (f"pre_filter returned {_shown(answer)}.",
-                    "PreFilter returns a pair: (None, None) to go on, (None, Status) to reject "
-                    "(return super().pre_filter(state, pod) at the end).")
+            return (_("pre_filter returned {value}.").format(value=_shown(answer)),
+                    _("PreFilter returns a pair: (None, None) to go on, (None, Status) to reject "
+                      "(return super().pre_filter(state, pod) at the end)."))
         status = answer[1]
         bad = _not_a_status("pre_filter", status)
         if bad is not None:
@@ -377,17 +386,20 @@ def _probe_pre_filter(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> V
         code = _code(status)
         if must_reject and code != Code.UnschedulableAndUnresolvable:
             if code == Code.Unschedulable:
-                return (f"pre_filter rejected {LONELY} (1 of its gang's 3 members exists) as Unschedulable.",
-                        "a gang that lacks members cannot be helped by any node or by preemption: return "
-                        f"Code.UnschedulableAndUnresolvable, so that preemption does not try ({CODES_GO}).")
-            said = "no rejection" if code is None else _code_name(code)
-            return (f"pre_filter let {LONELY} through ({said}), though only 1 of its gang's 3 members exists.",
-                    "count the pods with the pod's scheduling.x-k8s.io/pod-group label and compare with the "
-                    "PodGroup's spec.min_member; too few: new_status(Code.UnschedulableAndUnresolvable, why).")
+                return (_("pre_filter rejected {pod} (1 of its gang's 3 members exists) as Unschedulable.").format(
+                            pod=LONELY),
+                        _("a gang that lacks members cannot be helped by any node or by preemption: return "
+                          "Code.UnschedulableAndUnresolvable, so that preemption does not try ({codes}).").format(
+                              codes=CODES_GO))
+            said = _("no rejection") if code is None else _code_name(code)
+            return (_("pre_filter let {pod} through ({said}), though only 1 of its gang's 3 members exists.").format(
+                        pod=LONELY, said=said),
+                    _("count the pods with the pod's scheduling.x-k8s.io/pod-group label and compare with the "
+                      "PodGroup's spec.min_member; too few: new_status(Code.UnschedulableAndUnresolvable, why)."))
         if not must_reject and code is not None and code not in (Code.Success,):
-            return (f"pre_filter answered {name} with {_code_name(code)}.",
-                    "a pod whose gang is complete (or that has no gang) goes on: return "
-                    "super().pre_filter(state, pod), which reads its GPU request for Filter.")
+            return (_("pre_filter answered {pod} with {code}.").format(pod=name, code=_code_name(code)),
+                    _("a pod whose gang is complete (or that has no gang) goes on: return "
+                      "super().pre_filter(state, pod), which reads its GPU request for Filter."))
     return None
 
 
@@ -399,34 +411,34 @@ def _probe_filter(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdi
     for node, want in FILTER_EXPECTED.items():
         ok, status = clock.call(plugin.filter, state, pods[MEMBER], nodes[node])
         if not ok:
-            return _raised("filter", status, "read the request PreFilter wrote (state.read(PRE_FILTER_STATE_KEY)) "
-                                             "and the node's topology (self.catalog.for_node(node)).")
-        bad = _not_a_status("Filter", status, f" on {node}")
+            return _raised("filter", status, _(_METHOD_HINT["filter"]))
+        bad = _not_a_status("Filter", status, node)
         if bad is not None:
             return bad
         code = _code(status)
         if code == want:
             if code is not None and not status.reasons:
-                return (f"Filter rejected {node} without a reason.",
-                        'give the Status a reason: new_status(code, "why"); the pod\'s message lists it.')
+                return (_("Filter rejected {node} without a reason.").format(node=node),
+                        _('give the Status a reason: new_status(code, "why"); the pod\'s message lists it.'))
             continue
         if code not in (None, Code.Unschedulable, Code.UnschedulableAndUnresolvable):
-            return (f"Filter answered {node} with {_code_name(code)}.",
-                    "Filter keeps a node (None) or rejects it with Code.Unschedulable (not now) or "
-                    "Code.UnschedulableAndUnresolvable (never); Code.Error means the plugin itself failed.")
-        return (f"Filter answered {node} for a 4-GPU NVLink member with {_code_name(code)}, not {_code_name(want)}.",
-                FILTER_HINTS[(node, code)])
+            return (_("Filter answered {node} with {code}.").format(node=node, code=_code_name(code)),
+                    _("Filter keeps a node (None) or rejects it with Code.Unschedulable (not now) or "
+                      "Code.UnschedulableAndUnresolvable (never); Code.Error means the plugin itself failed."))
+        return (_("Filter answered {node} for a 4-GPU NVLink member with {code}, not {want}.").format(
+                    node=node, code=_code_name(code), want=_code_name(want)),
+                _(FILTER_HINTS[(node, code)]).format(codes=CODES_GO, preemption=PREEMPTION_GO))
     solo_state = CycleState()
     clock.call(plugin.pre_filter, solo_state, pods[SOLO])
     ok, status = clock.call(plugin.filter, solo_state, pods[SOLO], nodes["pcie-a"])
     if not ok:
-        return _raised("filter", status, "a pod without a constraint needs free GPUs only.")
-    bad = _not_a_status("Filter", status, " on pcie-a")
+        return _raised("filter", status, _("a pod without a constraint needs free GPUs only."))
+    bad = _not_a_status("Filter", status, "pcie-a")
     if bad is not None:
         return bad
     if _code(status) is not None:
-        return (f"Filter rejected pcie-a for {SOLO}, which asks for 1 GPU and no NVLink.",
-                "search with the pod's own constraint (req.constraint), not always NVLink.")
+        return (_("Filter rejected pcie-a for {pod}, which asks for 1 GPU and no NVLink.").format(pod=SOLO),
+                _("search with the pod's own constraint (req.constraint), not always NVLink."))
     return None
 
 
@@ -439,25 +451,28 @@ def _probe_score(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdic
         for node in feasible:
             ok, answer = clock.call(plugin.score, state, pods[name], node)
             if not ok:
-                return _raised("score", answer, "read the node with self.handle.snapshot_shared_lister()"
-                                                ".node_infos().get(node_name).")
+                return _raised("score", answer, _(_METHOD_HINT["score"]))
             if not (isinstance(answer, tuple) and len(answer) == 2):
-                return (f"score returned {_shown(answer)} for {name} on {node}.",
-                        "Score returns a pair: (the score, None).")
+                return (_("score returned {value} for {pod} on {node}.").format(value=_shown(answer), pod=name,
+                                                                                node=node),
+                        _("Score returns a pair: (the score, None)."))
             value, status = answer
-            bad = _not_a_status("Score", status, f" on {node}")
+            bad = _not_a_status("Score", status, node)
             if bad is not None:
                 return bad
             if _code(status) is not None:
-                return (f"Score answered {name} on {node} with {_code_name(_code(status))}.",
-                        "Score ranks the nodes Filter kept: return (score, None).")
+                return (_("Score answered {pod} on {node} with {code}.").format(pod=name, node=node,
+                                                                                code=_code_name(_code(status))),
+                        _("Score ranks the nodes Filter kept: return (score, None)."))
             if isinstance(value, bool) or not isinstance(value, int):
-                return (f"score gave {name} on {node} {_shown(value)}.",
-                        f"a score is a whole number from 0 to MAX_NODE_SCORE ({MAX_NODE_SCORE}): use // not /.")
+                return (_("score gave {pod} on {node} {value}.").format(pod=name, node=node, value=_shown(value)),
+                        _("a score is a whole number from 0 to MAX_NODE_SCORE ({max}): use // not /.").format(
+                            max=MAX_NODE_SCORE))
             if not 0 <= value <= MAX_NODE_SCORE:
-                return (f"score gave {name} {value} on {node}.",
-                        f"keep every score within [0, MAX_NODE_SCORE] ({MAX_NODE_SCORE}): the runtime turns "
-                        "any other value into an Error (framework/runtime/framework.go L1169-1173).")
+                return (_("score gave {pod} {value} on {node}.").format(pod=name, value=value, node=node),
+                        _("keep every score within [0, MAX_NODE_SCORE] ({max}): the runtime turns "
+                          "any other value into an Error (framework/runtime/framework.go L1169-1173).").format(
+                              max=MAX_NODE_SCORE))
     return None
 
 
@@ -467,11 +482,10 @@ def _probe_permit(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdi
     for name, must_wait in ((MEMBER, True), (SOLO, False)):
         ok, answer = clock.call(plugin.permit, CycleState(), pods[name], "a100-b")
         if not ok:
-            return _raised("permit", answer, "count the gang's members that hold a node in "
-                                             "self.handle.snapshot_shared_lister().node_infos().list().")
+            return _raised("permit", answer, _(_METHOD_HINT["permit"]))
         if not (isinstance(answer, tuple) and len(answer) == 2):
-            return (f"permit returned {_shown(answer)} for {name}.",
-                    "Permit returns a pair: (Status or None, timeout in seconds).")
+            return (_("permit returned {value} for {pod}.").format(value=_shown(answer), pod=name),
+                    _("Permit returns a pair: (Status or None, timeout in seconds)."))
         status, timeout = answer
         bad = _not_a_status("Permit", status)
         if bad is not None:
@@ -479,17 +493,17 @@ def _probe_permit(plugin: Any, pods: dict, nodes: dict, clock: _Budget) -> Verdi
         code = _code(status)
         if must_wait:
             if code != Code.Wait:
-                return (f"permit answered {MEMBER} with {_code_name(code)} while no other member of its gang "
-                        "holds a node.",
-                        "a member whose gang is not complete waits: return new_status(Code.Wait), PERMIT_TIMEOUT; "
-                        "the member that completes it allows the others.")
+                return (_("permit answered {pod} with {code} while no other member of its gang holds a node.").format(
+                            pod=MEMBER, code=_code_name(code)),
+                        _("a member whose gang is not complete waits: return new_status(Code.Wait), PERMIT_TIMEOUT; "
+                          "the member that completes it allows the others."))
             if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or timeout <= 0:
-                return (f"permit asked {MEMBER} to wait with timeout {_shown(timeout)}.",
-                        "give the wait a timeout in seconds (e.g. 60.0): when it runs out, the member is rejected "
-                        "(framework/runtime/waiting_pods_map.go L98-104), unreserved, and its GPUs are free again.")
+                return (_("permit asked {pod} to wait with timeout {value}.").format(pod=MEMBER, value=_shown(timeout)),
+                        _("give the wait a timeout in seconds (e.g. 60.0): when it runs out, the member is rejected "
+                          "(framework/runtime/waiting_pods_map.go L98-104), unreserved, and its GPUs are free again."))
         elif code is not None and code != Code.Success:
-            return (f"permit answered {SOLO} (no gang) with {_code_name(code)}.",
-                    "only gang members wait: a pod without the pod-group label gets (None, 0.0).")
+            return (_("permit answered {pod} (no gang) with {code}.").format(pod=SOLO, code=_code_name(code)),
+                    _("only gang members wait: a pod without the pod-group label gets (None, 0.0)."))
     return None
 
 
@@ -517,48 +531,54 @@ def _check_run(factory: Any, clock: _Budget) -> Any:
     rec = Recorder()
     ok, sim = clock.call(_simulation, CONFIG, factory, [CLUSTER, WORKLOAD], rec)
     if not ok:
-        return (f"the profile could not be built: {_describe(sim)}",
-                "new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle).")
+        return (_("the profile could not be built: {error}").format(error=_describe(sim)),
+                _("new_gang_gpu returns GangGPU(GPUTopologyArgs(), handle)."))
     # One run, sampled as it goes, within what is left of the budget and VIRTUAL_LIMIT of virtual time.
     ok, mine = clock.call(measure, NAME, sim, SAMPLE_EVERY, VIRTUAL_LIMIT)
     if not ok:
         method = _learner_method(mine)
         if method is not None:
-            return _raised(f"{method} ({_POINT[method]})", mine, _METHOD_HINT[method])
-        return (f"the scheduler stopped: {_describe(mine)}",
-                "each method returns what its extension point expects, and no loop of yours runs for long.")
+            return _raised(f"{method} ({_POINT[method]})", mine, _(_METHOD_HINT[method]))
+        return (_("the scheduler stopped: {error}").format(error=_describe(mine)),
+                _("each method returns what its extension point expects, and no loop of yours runs for long."))
     errors = cycle_errors(rec)
     if errors:
-        return (f"the scheduler could not run GangGPU: {errors[0]}",
-                "Filter returns None or a Status, Score (score, None), Permit (Status or None, timeout); "
-                "Code.Error means the plugin itself failed.")
+        return (_("the scheduler could not run GangGPU: {error}").format(error=errors[0]),
+                _("Filter returns None or a Status, Score (score, None), Permit (Status or None, timeout); "
+                  "Code.Error means the plugin itself failed."))
     if sim.scheduler.busy():
-        return (f"the scheduler stopped: pods were still being retried after {VIRTUAL_LIMIT:g} s of virtual time.",
-                "a gang member waits at Permit with a timeout, and the member that completes its gang allows "
-                "the others.")
+        return (_("the scheduler stopped: pods were still being retried after {limit:g} s of virtual time.").format(
+                    limit=VIRTUAL_LIMIT),
+                _("a gang member waits at Permit with a timeout, and the member that completes its gang allows "
+                  "the others."))
     unplaced = [g.group for g in mine.gangs if g.placed is None]
     if unplaced:
-        return (f"gang {unplaced[0]} was never placed whole.",
-                "in permit, the member that completes its gang allows the waiting ones: "
-                "self.handle.iterate_over_waiting_pods(lambda wp: wp.allow(self.name()) if ... same gang).")
+        return (_("gang {gang} was never placed whole.").format(gang=unplaced[0]),
+                _("in permit, the member that completes its gang allows the waiting ones: "
+                  "self.handle.iterate_over_waiting_pods(lambda wp: wp.allow(self.name()) if ... same gang)."))
     loose = members_without_nvlink_set(sim)
     if loose:
-        return (f"{loose[0][0]} ran on {loose[0][1]}, a server without an NVLink set of 4.",
-                "Filter must keep only nodes where best_subset finds the pod's constraint among the free GPUs.")
+        return (_("{pod} ran on {node}, a server without an NVLink set of 4.").format(pod=loose[0][0],
+                                                                                      node=loose[0][1]),
+                _("Filter must keep only nodes where best_subset finds the pod's constraint among the free GPUs."))
     stock = stock_run()
     if not total_wait(mine) < total_wait(stock):
-        return (f"your gangs waited {total_wait(mine):g} s in all, {total_wait(stock):g} s under the stock profile.",
-                "a gang waits when every NVLink set of 4 is broken by pods that need no NVLink: count where the "
-                "inference pods went under your profile (the first bind of each, as section 6.1 counts them) and "
-                "read again what Score does for a pod that needs no NVLink (section 3).")
+        return (_("your gangs waited {mine:g} s in all, {stock:g} s under the stock profile.").format(
+                    mine=total_wait(mine), stock=total_wait(stock)),
+                _("a gang waits when every NVLink set of 4 is broken by pods that need no NVLink: count where the "
+                  "inference pods went under your profile (the first bind of each, as section 6.1 counts them) and "
+                  "read again what Score does for a pod that needs no NVLink (section 3)."))
     if not mine.mean_stranded() < stock.mean_stranded():
-        return (f"on average {mine.mean_stranded():.1f} GPUs were stranded on partly used nodes, "
-                f"{stock.mean_stranded():.1f} with the stock profile.",
-                "let pods that need no NVLink prefer nodes where no whole NVLink set is left to break "
-                "(and pack: the fuller the node, the higher the score).")
-    return (f"{NAME}: {len(mine.gangs)} gangs placed whole on NVLink sets, waiting {total_wait(mine):g} s in all "
-            f"against {total_wait(stock):g} s; {mine.mean_stranded():.1f} stranded GPUs on average against "
-            f"{stock.mean_stranded():.1f}; {len(mine.preemptions)} preemption(s) against {len(stock.preemptions)}.")
+        return (_("on average {mine:.1f} GPUs were stranded on partly used nodes, {stock:.1f} with the stock "
+                  "profile.").format(mine=mine.mean_stranded(), stock=stock.mean_stranded()),
+                _("let pods that need no NVLink prefer nodes where no whole NVLink set is left to break "
+                  "(and pack: the fuller the node, the higher the score)."))
+    return _("{plugin}: {gangs} gangs placed whole on NVLink sets, waiting {mine_wait:g} s in all against "
+             "{stock_wait:g} s; {mine_stranded:.1f} stranded GPUs on average against {stock_stranded:.1f}; "
+             "{mine_preemptions} preemption(s) against {stock_preemptions}.").format(
+                 plugin=NAME, gangs=len(mine.gangs), mine_wait=total_wait(mine), stock_wait=total_wait(stock),
+                 mine_stranded=mine.mean_stranded(), stock_stranded=stock.mean_stranded(),
+                 mine_preemptions=len(mine.preemptions), stock_preemptions=len(stock.preemptions))
 
 
 # --- how an answer is shown ----------------------------------------------------------------------
@@ -572,34 +592,39 @@ def _code(status: Optional[Status]) -> Optional[Code]:
 
 
 def _code_name(code: Optional[Code]) -> str:
-    return "None (kept)" if code is None else f"Code.{code.name}"
+    return _("None (kept)") if code is None else f"Code.{code.name}"
 
 
 def _shown(value: Any) -> str:
     if isinstance(value, Code):
-        return f"a bare Code (Code.{value.name})"
+        return _("a bare Code (Code.{code})").format(code=value.name)
     if isinstance(value, Status):
-        return f"a Status (Code.{value.code.name}) alone"
+        return _("a Status (Code.{code}) alone").format(code=value.code.name)
     text = repr(value)
     return f"{type(value).__name__} {text if len(text) <= 60 else text[:57] + '...'}"
 
 
-def _not_a_status(point: str, value: Any, where: str = "") -> Verdict:
+def _not_a_status(point: str, value: Any, node: str = "") -> Verdict:
+    """None for a Status (or None); else what ``point`` returned (on ``node``, when given) and the hint."""
     if value is None or isinstance(value, Status):
         return None
     if isinstance(value, Code):
-        return (f"{point} returned a bare Code (Code.{value.name}){where}.",
-                f'wrap it in a Status: new_status(Code.{value.name}, "why"); {STATUS_HINT}.')
-    return (f"{point} returned {_shown(value)}{where}.",
-            f"{STATUS_HINT}, never a {type(value).__name__}.")
+        said = (_("{point} returned a bare Code (Code.{code}) on {node}.") if node else
+                _("{point} returned a bare Code (Code.{code}).")).format(point=point, code=value.name, node=node)
+        return (said, _('wrap it in a Status: new_status(Code.{code}, "why"); {status_hint}.').format(
+            code=value.name, status_hint=_(STATUS_HINT)))
+    said = (_("{point} returned {value} on {node}.") if node else _("{point} returned {value}.")).format(
+        point=point, value=_shown(value), node=node)
+    return (said, _("{status_hint}, never a {type}.").format(status_hint=_(STATUS_HINT), type=type(value).__name__))
 
 
 def _raised(method: str, exc: BaseException, hint: str) -> tuple[str, str]:
+    """What went wrong when ``method`` raised ``exc``, and ``hint`` (already in the learner's language)."""
     if isinstance(exc, NotImplementedError):
-        return (f"{method} is not written yet.", hint)
+        return (_("{method} is not written yet.").format(method=method), hint)
     if isinstance(exc, BudgetSpent):
-        return (f"{method} never ends: it was still running when your code had used the {exc.seconds:g} s "
-                "it gets in this check.",
-                f"{method} must return at once (all of your methods share those seconds): look for a loop that "
-                f"never ends; {hint}")
-    return (f"{method} failed: {describe_exception(exc)}", hint)
+        return (_("{method} never ends: it was still running when your code had used the {seconds:g} s "
+                  "it gets in this check.").format(method=method, seconds=exc.seconds),
+                _("{method} must return at once (all of your methods share those seconds): look for a loop that "
+                  "never ends; {hint}").format(method=method, hint=hint))
+    return (_("{method} failed: {error}").format(method=method, error=describe_exception(exc)), hint)

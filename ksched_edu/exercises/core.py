@@ -29,15 +29,20 @@ The convention, for every ``check_<name>`` function in ``ksched_edu.exercises``:
   returns an Error, the check quotes the cycle's error text
   (:func:`cycle_errors`), as ``kubectl describe pod`` would show it.
 
+Verdicts and hints are the course's own voice: each goes through ``_()`` when the check runs
+(:mod:`ksched_edu.i18n`), with named fields filled in after translation, so that it prints in
+the learner's language (English by default).
+
 A typical check::
 
     from ksched_edu.exercises.core import failed, passed
+    from ksched_edu.i18n import _
 
     def check_winner(predicted: str) -> bool:
         actual = _run_cycle().node
         if predicted == actual:
-            return passed(f"the pod lands on {actual}")
-        return failed(f"you predicted {predicted!r}", hint="compare the Score table")
+            return passed(_("the pod lands on {node}").format(node=actual))
+        return failed(_("you predicted {node!r}").format(node=predicted), hint=_("compare the Score table"))
 """
 from __future__ import annotations
 
@@ -51,6 +56,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Optional
 
+from ..i18n import _
 from ..resources import data_root, resolve_data
 
 # The folder that holds data/ in a checkout (the project root); an installed package reads its
@@ -79,8 +85,9 @@ def passed(msg: str) -> bool:
 
 
 def failed(msg: str, hint: str) -> bool:
-    """Print ``✘ msg Hint: hint`` and return False."""
-    print(f"{FAIL_MARK} {msg} Hint: {hint}")
+    """Print ``✘ msg Hint: hint`` (in the course's language: ``提示：`` under zh_CN) and return False."""
+    # Translators: a failed check's verdict line; {mark} is ✘, {message} what is wrong, {hint} what to do.
+    print(_("{mark} {message} Hint: {hint}").format(mark=FAIL_MARK, message=msg, hint=hint))
     return False
 
 
@@ -116,7 +123,7 @@ def time_limit(seconds: float = TIME_LIMIT_SECONDS) -> Iterator[None]:
         return
 
     def _expired(signum: int, frame: Any) -> None:
-        raise CheckTimeout(f"still running after {seconds:g} s")
+        raise CheckTimeout(_still_running(seconds))
 
     previous = signal.signal(signal.SIGALRM, _expired)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -125,6 +132,12 @@ def time_limit(seconds: float = TIME_LIMIT_SECONDS) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _still_running(seconds: float) -> str:
+    """What a :class:`CheckTimeout` says: the learner's code ran past the limit."""
+    # Translators: completes "your code is {error} (a loop that never ends?)".
+    return _("still running after {seconds:g} s").format(seconds=seconds)
 
 
 def _in_browser() -> bool:
@@ -156,7 +169,7 @@ def learner_code_deadline(seconds: float) -> Iterator[None]:
     end = time.monotonic() + seconds
 
     def expired() -> CheckTimeout:
-        return CheckTimeout(f"still running after {seconds:g} s")
+        return CheckTimeout(_still_running(seconds))
 
     monitoring = getattr(sys, "monitoring", None)
     tool = None
@@ -222,7 +235,8 @@ def call_answer(fn: Callable[..., Any], *args: Any, seconds: float = TIME_LIMIT_
 def describe_exception(exc: BaseException) -> str:
     """``TypeError: ...`` or, for a timeout, what the learner should look at."""
     if isinstance(exc, CheckTimeout):
-        return f"your code is {exc} (a loop that never ends?)"
+        # Translators: {error} is "still running after 6 s".
+        return _("your code is {error} (a loop that never ends?)").format(error=exc)
     return f"{type(exc).__name__}: {exc}"
 
 
@@ -239,8 +253,8 @@ def run_learner_simulation(sim: Any, until: float = VIRTUAL_LIMIT_SECONDS,
     if not ok:
         return describe_exception(err)
     if sim.scheduler.busy():
-        return (f"pods were still being retried after {until:g} s of virtual time; "
-                f"every attempt failed, so the scheduler never stopped")
+        return _("pods were still being retried after {until:g} s of virtual time; "
+                 "every attempt failed, so the scheduler never stopped").format(until=until)
     return None
 
 

@@ -341,8 +341,10 @@ def compiled(path: Path, lang: str) -> bytes:
     """The ``.mo`` bytes of one library catalog (fuzzy entries left out)."""
     from babel.messages.mofile import write_mo
 
+    catalog = read_catalog(path, lang, path.stem)
+    catalog.revision_date = catalog.creation_date = _EPOCH  # the same bytes for the same .po
     buf = io.BytesIO()
-    write_mo(buf, read_catalog(path, lang, path.stem), use_fuzzy=False)
+    write_mo(buf, catalog, use_fuzzy=False)
     return buf.getvalue()
 
 

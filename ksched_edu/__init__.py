@@ -8,5 +8,6 @@ when a view asks for them.
 __version__ = "0.1.0"
 
 from .anchors import upstream  # noqa: E402  (the Go counterpart of a ported object)
+from .i18n import get_language, set_language  # noqa: E402  (the language of the library's own voice)
 
-__all__ = ["upstream", "__version__"]
+__all__ = ["upstream", "set_language", "get_language", "__version__"]

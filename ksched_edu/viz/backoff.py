@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._figure import PALETTE, new_axes
+from ..i18n import _
+from ._figure import PALETTE, localize_fonts, new_axes
 from .readers import backoff_durations
 
 
@@ -23,9 +24,10 @@ def plot_backoff_curve(initial: float = 1, max: float = 10, attempts: int = 8, a
     ax.bar_label(bars, labels=[f"{d:g}s" for d in durations], padding=2, fontsize=8)
     ax.axhline(max, color=PALETTE[3], linestyle="--", linewidth=1, label=f"podMaxBackoffSeconds = {max:g}")
     ax.set_xticks(xs)
-    ax.set_xlabel("attempts so far")
-    ax.set_ylabel("backoff (virtual seconds)")
+    ax.set_xlabel(_("attempts so far"))
+    ax.set_ylabel(_("backoff (virtual seconds)"))
     ax.set_ylim(0, max * 1.2)
-    ax.set_title(f"Pod backoff: {initial:g}s doubled per attempt, capped at {max:g}s", fontsize=10)
+    ax.set_title(_("Pod backoff: {initial}s doubled per attempt, capped at {max}s").format(
+        initial=f"{initial:g}", max=f"{max:g}"), fontsize=10)
     ax.legend(loc="upper left", fontsize=8, frameon=False)
-    return fig
+    return localize_fonts(fig)

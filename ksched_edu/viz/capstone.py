@@ -28,7 +28,8 @@ from ..gpu.catalog import TopologyCatalog
 from ..gpu.search import Constraint, best_subset, to_mask
 from ..gpu.topology import Topology
 from ..trace import BindEvent, PreemptionEvent, QueueEvent
-from ._figure import PALETTE
+from ..i18n import _
+from ._figure import PALETTE, localize_fonts
 from .readers import node_usage, recorder_of
 
 GPU = "nvidia.com/gpu"
@@ -205,25 +206,25 @@ def plot_capstone(runs: Sequence[CapstoneRun], figsize: tuple[float, float] = (1
         wait_ax.bar(xs, waits, width=width, color=colour, label=run.name)
         for x, g in zip(xs, run.gangs):
             if g.wait is None:
-                wait_ax.text(x, 0, "never", rotation=90, ha="center", va="bottom", fontsize=7)
+                wait_ax.text(x, 0, _("never"), rotation=90, ha="center", va="bottom", fontsize=7)
         series = run.stranded_over_time()
         frag_ax.step([t for t, _ in series], [v for _, v in series], where="post", color=colour, label=run.name)
         times = [p.time for p in run.preemptions]
         pre_ax.step([0.0] + times + [series[-1][0] if series else 0.0], [0] + list(range(1, len(times) + 1))
                     + [len(times)], where="post", color=colour, label=run.name)
     wait_ax.set_xticks(range(len(groups)), groups, fontsize=8)
-    wait_ax.set_ylabel("seconds")
-    wait_ax.set_title("time to full gang placement", fontsize=10)
+    wait_ax.set_ylabel(_("seconds"))
+    wait_ax.set_title(_("time to full gang placement"), fontsize=10)
     wait_ax.legend(fontsize=8)
-    frag_ax.set_xlabel("virtual time (s)")
+    frag_ax.set_xlabel(_("virtual time (s)"))
     frag_ax.set_ylabel("GPUs")
-    frag_ax.set_title("free GPUs on partly used nodes", fontsize=10)
-    pre_ax.set_xlabel("virtual time (s)")
-    pre_ax.set_ylabel("preemptions so far")
-    pre_ax.set_title("preemptions", fontsize=10)
+    frag_ax.set_title(_("free GPUs on partly used nodes"), fontsize=10)
+    pre_ax.set_xlabel(_("virtual time (s)"))
+    pre_ax.set_ylabel(_("preemptions so far"))
+    pre_ax.set_title(_("preemptions"), fontsize=10)
     pre_ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     pre_ax.legend(fontsize=8)
-    return fig
+    return localize_fonts(fig)
 
 
 __all__ = ["GangPlacement", "GPUSample", "Preemption", "CapstoneRun", "gang_placements", "gpu_samples",

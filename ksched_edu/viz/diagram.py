@@ -28,7 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Optional, Union
 
-from ._figure import new_axes
+from ..i18n import N_, _
+from ._figure import localize_fonts, new_axes
 
 # Font sizes (points): nothing in the figure is smaller than MIN_FONT_SIZE.
 MIN_FONT_SIZE = 8.0
@@ -63,20 +64,20 @@ LAYOUT = {
     "PreBind": (BIND, 4), "Bind": (BIND, 5), "PostBind": (BIND, 6),
 }
 COLUMNS = 7
-# (from, to, label, dashed)
+# (from, to, label, dashed); a label is shown with _() ("Pop" is upstream's name and stays).
 FLOW = [
     ("PreEnqueue", "QueueSort", "", False), ("QueueSort", "PreFilter", "Pop", False),
     ("PreFilter", "Filter", "", False), ("Filter", "PreScore", "", False), ("PreScore", "Score", "", False),
     ("Score", "NormalizeScore", "", False), ("NormalizeScore", "Reserve", "", False),
-    ("Reserve", "Permit", "", False), ("Filter", "PostFilter", "no node fits", True),
-    ("Permit", "PreBind", "binding cycle, later", False), ("PreBind", "Bind", "", False),
-    ("Bind", "PostBind", "", False), ("Reserve", "Unreserve", "on failure", True),
+    ("Reserve", "Permit", "", False), ("Filter", "PostFilter", N_("no node fits"), True),
+    ("Permit", "PreBind", N_("binding cycle, later"), False), ("PreBind", "Bind", "", False),
+    ("Bind", "PostBind", "", False), ("Reserve", "Unreserve", N_("on failure"), True),
     ("PreBind", "Unreserve", "", True),
 ]
-BANDS = [  # (label, rows, colour)
-    ("scheduling queue", (QUEUE,), "#e8f1fb"),
-    ("scheduling cycle", (CYCLE, BRANCH), "#eef7ee"),
-    ("binding cycle", (BIND,), "#fbf1e6"),
+BANDS = [  # (label, rows, colour); the label shown with _()
+    (N_("scheduling queue"), (QUEUE,), "#e8f1fb"),
+    (N_("scheduling cycle"), (CYCLE, BRANCH), "#eef7ee"),
+    (N_("binding cycle"), (BIND,), "#fbf1e6"),
 ]
 
 
@@ -264,10 +265,10 @@ def draw_framework_diagram(highlight: Union[str, Iterable[str], None] = None,
     if own_figure:  # the axes spans the figure: one data unit is one inch, as the layout assumed
         fig.set_layout_engine("none")
         ax.set_position((0.0, 0.0, 1.0, 1.0))
-    for (label, _, colour), (top, bottom) in zip(BANDS, bands):
+    for (label, _rows, colour), (top, bottom) in zip(BANDS, bands):
         ax.add_patch(Rectangle((0.04, bottom), FIG_W - 0.08, top - bottom, facecolor=colour, edgecolor="none",
                                zorder=0))
-        ax.text(0.1, top - 0.05, label, fontsize=LABEL_FONT, color="#555", va="top", style="italic")
+        ax.text(0.1, top - 0.05, _(label), fontsize=LABEL_FONT, color="#555", va="top", style="italic")
     for point, box in boxes.items():
         on = point in marked
         ax.add_patch(FancyBboxPatch((box.left, box.bottom), box.width, box.height,
@@ -281,13 +282,14 @@ def draw_framework_diagram(highlight: Union[str, Iterable[str], None] = None,
                     multialignment="left", va="top", fontsize=LIST_FONT, linespacing=LIST_SPACING, zorder=3,
                     color="white" if on else "#333")
     for a, b, label, dashed in FLOW:
-        _arrow(ax, boxes[a], boxes[b], label, dashed, bands[-1][0] + BAND_GAP / 2, FancyArrowPatch)
+        _arrow(ax, boxes[a], boxes[b], _(label) if label else "", dashed, bands[-1][0] + BAND_GAP / 2,
+               FancyArrowPatch)
     ax.set_xlim(0, FIG_W)
     ax.set_ylim(0, height)
     ax.set_axis_off()
-    ax.text(FIG_W / 2, height - 0.12, "The scheduling framework: extension points in the order a pod meets them",
+    ax.text(FIG_W / 2, height - 0.12, _("The scheduling framework: extension points in the order a pod meets them"),
             ha="center", va="top", fontsize=TITLE_FONT)
-    return fig
+    return localize_fonts(fig)
 
 
 def _arrow(ax: Any, a: _Box, b: _Box, label: str, dashed: bool, turn: float, arrow_cls: Any) -> None:

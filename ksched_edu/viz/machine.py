@@ -34,6 +34,7 @@ from ..anchors import upstream
 from ..framework.interface import Code
 from ..framework.runtime import MAX_PERMIT_TIMEOUT, Framework
 from ..framework.types import ActionType
+from ..i18n import N_, _
 from ..internal.cache.cache import Cache
 from ..internal.queue import events as _events
 from ..internal.queue import scheduling_queue as _sq
@@ -254,12 +255,17 @@ def _wrapped(text: str, width: float, size: float = SMALL_FONT, gap: float = 0.0
 
 
 def _listed(head: str, items: Sequence[str], width: float, size: float = SMALL_FONT, gap: float = 0.0,
-            none: str = "(none)") -> list[_Line]:
-    texts = wrap_list(head, list(items) if items else [none], width, size)
+            none: Optional[str] = None) -> list[_Line]:
+    texts = wrap_list(head, list(items) if items else [none if none is not None else _("(none)")], width, size)
     out = [_Line(t, size) for t in texts]
     if out:
         out[0].gap = gap
     return out
+
+
+def _split(lines: str) -> list[str]:
+    """A message written on several lines (its translation chooses its own line breaks), as its lines."""
+    return lines.split("\n")
 
 
 def _title(c: Canvas, text: str, sub: str = "") -> float:
@@ -318,14 +324,14 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
     xl, xm, xr = 34.0, 334.0, 632.0
     inner = col_w - 2 * PAD
     c = Canvas(WIDTH, 100)
-    top = _title(c, "The path of a pod through kube-scheduler",
-                 "drawn from the library: event handlers, cache and queue calls, "
-                 f"profile \u201c{fwk.profile_name}\u201d")
+    title = _("The path of a pod through kube-scheduler")
+    top = _title(c, title, _("drawn from the library: event handlers, cache and queue calls, "
+                             "profile \u201c{profile}\u201d").format(profile=fwk.profile_name))
     y0 = top + 8
 
     # Left column: API server, informer, cache.
-    api_lines = _head("API server", "sim/apiserver.py") + _listed("watched:", watched, inner, gap=3)
-    informer_lines = _head("informer", "event handlers (eventhandlers.go)")
+    api_lines = _head(_("API server"), "sim/apiserver.py") + _listed(_("watched:"), watched, inner, gap=3)
+    informer_lines = _head(_("informer"), _("event handlers (eventhandlers.go)"))
     last_kinds: tuple[str, ...] = ()
     for h in handlers:
         if h.kinds != last_kinds:
@@ -334,7 +340,7 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
         calls = list(h.cache_calls) + list(h.queue_calls)
         label = f"{h.name} \u2192" if h.name else "\u2192"
         informer_lines += _listed(label, calls, inner)
-    cache_lines = _head("cache", "internal/cache; a snapshot per cycle")
+    cache_lines = _head(_("cache"), _("internal/cache; a snapshot per cycle"))
     for who, names in cache_calls.items():
         cache_lines += _listed(f"{who}:", names, inner, gap=3)
 
@@ -344,11 +350,11 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
 
     # Middle column: the queue, ScheduleOne, bindingCycle.
     points_in = lambda *ps: ", ".join(p for p in ps)  # noqa: E731
-    queue_lines = _head("scheduling queue", "activeQ \u00b7 backoffQ \u00b7 unschedulablePods")
+    queue_lines = _head(_("scheduling queue"), "activeQ \u00b7 backoffQ \u00b7 unschedulablePods")
     for who, names in queue_calls.items():
         queue_lines += _listed(f"{who}:", names, inner, gap=3)
     post_filter = _plugin_names(plugins["PostFilter"])
-    sched_lines = _head(go_name(_schedule_one.schedule_one), "one pod at a time (schedule_one.go)")
+    sched_lines = _head(go_name(_schedule_one.schedule_one), _("one pod at a time (schedule_one.go)"))
     sched_lines += _wrapped(f"{go_name(PriorityQueue.pop)} \u2192 {go_name(Scheduler.framework_for_pod)} "
                             f"\u2192 {go_name(_schedule_one.scheduling_cycle)}:", inner, gap=3)
     sched_lines += _wrapped(f"{go_name(_schedule_one.schedule_pod)}: "
@@ -356,27 +362,30 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
                             f"{go_name(_schedule_one.prioritize_nodes)} "
                             f"({points_in('PreScore', 'Score', 'NormalizeScore')}), "
                             f"{go_name(_schedule_one.select_host)}", inner)
-    sched_lines += _wrapped(f"no node fits: PostFilter ({', '.join(post_filter) or 'none'})", inner)
+    sched_lines += _wrapped(_("no node fits: PostFilter ({plugins})").format(
+        plugins=", ".join(post_filter) or _("none")), inner)
     sched_lines += _wrapped(f"{go_name(_schedule_one.assume)} \u2192 Reserve \u2192 Permit", inner)
-    sched_lines += _wrapped(f"failure: {go_name(_schedule_one.handle_scheduling_failure)}", inner, gap=3)
-    sched_lines += _wrapped(f"success: go {go_name(_schedule_one.binding_cycle)}", inner)
-    bind_lines = _head(go_name(_schedule_one.binding_cycle), "a goroutine per pod, beside the loop")
+    sched_lines += _wrapped(_("failure: {go}").format(go=go_name(_schedule_one.handle_scheduling_failure)), inner,
+                            gap=3)
+    sched_lines += _wrapped(_("success: go {go}").format(go=go_name(_schedule_one.binding_cycle)), inner)
+    bind_lines = _head(go_name(_schedule_one.binding_cycle), _("a goroutine per pod, beside the loop"))
+    binders = ", ".join(_plugin_names(plugins["Bind"])) or _("none")
     bind_lines += _wrapped(f"WaitOnPermit \u2192 PreBind \u2192 {go_name(_schedule_one.bind)}: Bind "
-                           f"({', '.join(_plugin_names(plugins['Bind'])) or 'none'}) \u2192 PostBind", inner, gap=3)
-    bind_lines += _wrapped(f"failure: {go_name(_schedule_one.handle_binding_cycle_error)}: Unreserve, "
-                           f"ForgetPod, back to the queue", inner, gap=3)
+                           f"({binders}) \u2192 PostBind", inner, gap=3)
+    bind_lines += _wrapped(_("failure: {go}: Unreserve, ForgetPod, back to the queue").format(
+        go=go_name(_schedule_one.handle_binding_cycle_error)), inner, gap=3)
 
     queue = _panel(c, "queue", xm, informer.y, col_w, queue_lines, COLOURS["queue"])
     schedule = _panel(c, "ScheduleOne", xm, queue.bottom + 38, col_w, sched_lines, COLOURS["scheduling"])
     binding = _panel(c, "bindingCycle", xm, schedule.bottom + 38, col_w, bind_lines, COLOURS["binding"])
 
     # Right column: the framework, the profile's plugins per extension point.
-    fw_lines = _head("framework", f"profile {fwk.profile_name} (runtime.go)")
-    phases = (("queue", ("PreEnqueue", "QueueSort")),
-              ("scheduling cycle", ("PreFilter", "Filter", "PostFilter", "PreScore", "Score", "NormalizeScore",
-                                    "Reserve", "Permit")),
-              ("binding cycle", ("PreBind", "Bind", "PostBind")),
-              ("on failure", ("Unreserve",)))
+    fw_lines = _head(_("framework"), _("profile {profile} (runtime.go)").format(profile=fwk.profile_name))
+    phases = ((_("queue"), ("PreEnqueue", "QueueSort")),
+              (_("scheduling cycle"), ("PreFilter", "Filter", "PostFilter", "PreScore", "Score", "NormalizeScore",
+                                       "Reserve", "Permit")),
+              (_("binding cycle"), ("PreBind", "Bind", "PostBind")),
+              (_("on failure"), ("Unreserve",)))
     for phase, points in phases:
         fw_lines.append(_Line(phase, SMALL_FONT, italic=True, fill="#3f3f9f", gap=6))
         for point in points:
@@ -387,15 +396,15 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
     gap_label = dict(size=SMALL_FONT, fill="#444")
     mid = xl + col_w / 2
     c.polyline([(mid, api.bottom), (mid, informer.y)], source="api", target="informer", label="watch")
-    c.text(mid + 6, (api.bottom + informer.y) / 2 + 4, "watch events", **gap_label)
+    c.text(mid + 6, (api.bottom + informer.y) / 2 + 4, _("watch events"), **gap_label)
     c.polyline([(xl + col_w, queue.y + 24), (xm, queue.y + 24)], source="informer", target="queue")
     c.polyline([(mid, informer.bottom), (mid, cache.y)], source="informer", target="cache")
-    c.text(mid + 6, (informer.bottom + cache.y) / 2 + 4, "assigned pods, nodes", **gap_label)
+    c.text(mid + 6, (informer.bottom + cache.y) / 2 + 4, _("assigned pods, nodes"), **gap_label)
     c.polyline([(xm + 50, queue.bottom), (xm + 50, schedule.y)], source="queue", target="ScheduleOne", label="Pop")
     c.text(xm + 56, (queue.bottom + schedule.y) / 2 + 4, "Pop", **gap_label)
     c.polyline([(xm + col_w - 50, schedule.y), (xm + col_w - 50, queue.bottom)], source="ScheduleOne",
                target="queue", label="requeue")
-    c.text(xm + col_w - 56, (queue.bottom + schedule.y) / 2 + 4, "requeue", anchor="end", **gap_label)
+    c.text(xm + col_w - 56, (queue.bottom + schedule.y) / 2 + 4, _("requeue"), anchor="end", **gap_label)
     c.polyline([(xm + col_w / 2, schedule.bottom), (xm + col_w / 2, binding.y)], source="ScheduleOne",
                target="bindingCycle", label="go")
     c.text(xm + col_w / 2 + 6, (schedule.bottom + binding.y) / 2 + 4, "go bindingCycle", **gap_label)
@@ -410,16 +419,16 @@ def pod_path(source: Any = None, profile: Optional[str] = None) -> Picture:
     for who, box in (("ScheduleOne", schedule), ("bindingCycle", binding)):
         yy = min(box.cy, framework.bottom - 12)
         c.polyline([(xm + col_w, yy), (xr, yy)], source=who, target="framework", tail=True, label="runs")
-        c.text((xm + col_w + xr) / 2, yy - 5, "runs", anchor="middle", **gap_label)
+        c.text((xm + col_w + xr) / 2, yy - 5, _("runs"), anchor="middle", **gap_label)
     bottom = max(cache.bottom, binding.bottom, framework.bottom)
     lane = bottom + 22
     c.polyline([(xm + col_w / 2 + 30, binding.bottom), (xm + col_w / 2 + 30, lane), (14, lane), (14, api.cy),
                 (xl, api.cy)], source="bindingCycle", target="api", label="Bind")
-    binders = ", ".join(_plugin_names(plugins["Bind"])) or "a Bind plugin"
-    c.text(22, lane + 16, f"Bind ({binders}) writes the binding; the watch brings the bound pod back "
-                          f"to the informer, then the cache", **gap_label)
+    binders = ", ".join(_plugin_names(plugins["Bind"])) or _("a Bind plugin")
+    c.text(22, lane + 16, _("Bind ({binders}) writes the binding; the watch brings the bound pod back to the informer, "
+                            "then the cache").format(binders=binders), **gap_label)
     c.height = lane + 28
-    return Picture("pod_path", c, "The path of a pod through kube-scheduler", handlers=handlers, watched=watched,
+    return Picture("pod_path", c, title, handlers=handlers, watched=watched,
                    plugins=plugins, cache_calls=cache_calls, queue_calls=queue_calls, profile=fwk.profile_name)
 
 
@@ -482,59 +491,63 @@ def queue_move_table(queue: PriorityQueue) -> list[Move]:
     """Every move the queue makes, with the queue's constants in the conditions."""
     k = {name: go_duration(v) for name, v in queue_constants(queue).items()}
     q = PriorityQueue
-    gates = ", ".join(_pre_enqueue_names(queue)) or "none in this profile"
+    gates = ", ".join(_pre_enqueue_names(queue)) or _("none in this profile")
     move_all = go_name(q.move_all_to_active_or_backoff_queue)
     assigned = f"{go_name(q.assigned_pod_added)} / {go_name(q.assigned_pod_updated)}"
     requeue = go_name(q.add_unschedulable_if_not_present)
     return [
         Move("new", ("activeQ",), go_name(q.add), (_events.POD_ADD,),
-             "a pod with no node, for one of the profiles, appears (addPodToSchedulingQueue)", "add", q.add),
-        Move("new", ("unschedulablePods",), go_name(q.add_to_active_q), ("(the move's own label)",),
-             f"on its way into activeQ (any move there), a PreEnqueue plugin ({gates}) refuses it: it waits, gated",
+             _("a pod with no node, for one of the profiles, appears (addPodToSchedulingQueue)"), "add", q.add),
+        Move("new", ("unschedulablePods",), go_name(q.add_to_active_q), (_("(the move's own label)"),),
+             _("on its way into activeQ (any move there), a PreEnqueue plugin ({gates}) refuses it: it waits, "
+               "gated").format(gates=gates),
              "gated", q.add_to_active_q),
         Move("activeQ", ("inFlight",), go_name(q.pop), (),
-             "ScheduleOne takes the head of activeQ (QueueSort order); the pod is in flight until Done or requeued",
+             _("ScheduleOne takes the head of activeQ (QueueSort order); the pod is in flight until Done or "
+               "requeued"),
              "pop", q.pop),
         Move("inFlight", ("backoffQ",), requeue, (_events.SCHEDULE_ATTEMPT_FAILURE,),
-             "its cycle failed, and a move request came during the cycle (moveRequestCycle \u2265 its cycle) or no "
-             "plugin rejected it (an Error)", "requeue", q.add_unschedulable_without_queueing_hint, False),
+             _("its cycle failed, and a move request came during the cycle (moveRequestCycle \u2265 its cycle) or "
+               "no plugin rejected it (an Error)"), "requeue", q.add_unschedulable_without_queueing_hint, False),
         Move("inFlight", ("unschedulablePods",), requeue, (_events.SCHEDULE_ATTEMPT_FAILURE,),
-             "plugins rejected it and no move request came during its cycle", "requeue",
+             _("plugins rejected it and no move request came during its cycle"), "requeue",
              q.add_unschedulable_without_queueing_hint, False),
         Move("inFlight", ("backoffQ", "unschedulablePods", "activeQ"), requeue, (_events.SCHEDULE_ATTEMPT_FAILURE,),
-             "queueing hints on: the events seen during its cycle decide: unschedulablePods if every hint of its "
-             "rejectors said QueueSkip, activeQ on a Pending plugin's Queue (QueueImmediately), else backoffQ",
+             _("queueing hints on: the events seen during its cycle decide: unschedulablePods if every hint of its "
+               "rejectors said QueueSkip, activeQ on a Pending plugin's Queue (QueueImmediately), else backoffQ"),
              "requeue", q.add_unschedulable_if_not_present, True),
         Move("inFlight", ("gone",), go_name(q.done), (),
-             "its binding cycle bound it (or it was bound or deleted meanwhile): the queue stops tracking it"),
+             _("its binding cycle bound it (or it was bound or deleted meanwhile): the queue stops tracking it")),
         Move("backoffQ", ("activeQ",), go_name(q.flush_backoff_q_completed), (_events.BACKOFF_COMPLETE,),
-             f"every {k['flushBackoffQCompleted period']}: each pod whose backoff has ended "
-             f"({k['podInitialBackoffDuration']} after the first attempt, doubling, at most "
-             f"{k['podMaxBackoffDuration']})", "flush", q.flush_backoff_q_completed),
-        Move("unschedulablePods", ("backoffQ", "activeQ"), move_all, ("the event's (NodeAdd, ...)",),
-             "a cluster event that a plugin which rejected the pod registered (EventsToRegister; with queueing "
-             "hints, its hint must say Queue)", "move", q.move_pods_to_active_or_backoff_queue),
+             _("every {period}: each pod whose backoff has ended ({initial} after the first attempt, doubling, at "
+               "most {max})").format(period=k["flushBackoffQCompleted period"],
+                                     initial=k["podInitialBackoffDuration"], max=k["podMaxBackoffDuration"]),
+             "flush", q.flush_backoff_q_completed),
+        Move("unschedulablePods", ("backoffQ", "activeQ"), move_all, (_("the event's (NodeAdd, ...)"),),
+             _("a cluster event that a plugin which rejected the pod registered (EventsToRegister; with queueing "
+               "hints, its hint must say Queue)"), "move", q.move_pods_to_active_or_backoff_queue),
         Move("unschedulablePods", ("backoffQ", "activeQ"), assigned,
              (_events.ASSIGNED_POD_ADD.label, _events.ASSIGNED_POD_UPDATE.label),
-             "a bound pod appears or changes that matches one of the pod's required pod-affinity terms", "move",
+             _("a bound pod appears or changes that matches one of the pod's required pod-affinity terms"), "move",
              q.move_pods_to_active_or_backoff_queue),
         Move("unschedulablePods", ("backoffQ", "activeQ"), go_name(q.flush_unschedulable_pods_leftover),
              (_events.UNSCHEDULABLE_TIMEOUT.label,),
-             f"every {k['flushUnschedulablePodsLeftover period']}: pods that have waited longer than "
-             f"podMaxInUnschedulablePodsDuration ({k['podMaxInUnschedulablePodsDuration']})", "move",
+             _("every {period}: pods that have waited longer than podMaxInUnschedulablePodsDuration "
+               "({duration})").format(period=k["flushUnschedulablePodsLeftover period"],
+                                      duration=k["podMaxInUnschedulablePodsDuration"]), "move",
              q.move_pods_to_active_or_backoff_queue),
         Move("unschedulablePods", ("backoffQ", "activeQ"), go_name(q.update),
              (_events.POD_UPDATE, _events.BACKOFF_COMPLETE),
-             "the pod itself changed in a way that may make it schedulable (not only its status)", "update",
+             _("the pod itself changed in a way that may make it schedulable (not only its status)"), "update",
              q.update),
         Move("new", ("activeQ",), go_name(q.update), (_events.POD_UPDATE,),
-             "an update of a pending pod that is in no part of the queue", "update", q.update),
+             _("an update of a pending pod that is in no part of the queue"), "update", q.update),
         Move("unschedulablePods", ("activeQ",), go_name(q.activate), (_events.FORCE_ACTIVATE,),
-             "a plugin asked for it (PodsToActivate in the CycleState), from unschedulablePods or backoffQ",
+             _("a plugin asked for it (PodsToActivate in the CycleState), from unschedulablePods or backoffQ"),
              "activate", q._activate),
         Move("backoffQ", ("activeQ",), go_name(q.activate), (_events.FORCE_ACTIVATE,),
-             "a plugin asked for it (PodsToActivate in the CycleState)", "activate", q._activate),
-        Move("any part", ("gone",), go_name(q.delete), (), "the pod was deleted", "delete", q.delete),
+             _("a plugin asked for it (PodsToActivate in the CycleState)"), "activate", q._activate),
+        Move("any part", ("gone",), go_name(q.delete), (), _("the pod was deleted"), "delete", q.delete),
     ]
 
 
@@ -602,46 +615,49 @@ def queue_moves(source: Any = None, *, table: bool = True, events: bool = True) 
     q = PriorityQueue
 
     c = Canvas(WIDTH, 100)
-    top = _title(c, "The scheduling queue: three parts and the moves between them",
-                 "drawn from internal/queue/scheduling_queue.go: the moves it records, its constants, "
-                 "the events the plugins registered")
+    title = _("The scheduling queue: three parts and the moves between them")
+    top = _title(c, title, _("drawn from internal/queue/scheduling_queue.go: the moves it records, its constants, "
+                             "the events the plugins registered"))
     d0 = top + 34
     s = SMALL_FONT
     label = dict(size=s, fill="#333")
     part_sub = {
-        "activeQ": "heap in QueueSort order; Pop takes the head",
-        "backoffQ": f"heap by backoff end: {k['podInitialBackoffDuration']} doubling to {k['podMaxBackoffDuration']}",
-        "unschedulablePods": "waits for an event that may help",
+        "activeQ": _("heap in QueueSort order; Pop takes the head"),
+        "backoffQ": _("heap by backoff end: {initial} doubling to {max}").format(
+            initial=k["podInitialBackoffDuration"], max=k["podMaxBackoffDuration"]),
+        "unschedulablePods": _("waits for an event that may help"),
     }
-    inflight = _panel(c, "inFlight", 300, d0, 300, _head("in flight", "popped: its scheduling and binding cycle"),
+    inflight = _panel(c, "inFlight", 300, d0, 300, _head(_("in flight"), _("popped: its scheduling and binding cycle")),
                       COLOURS["inFlight"])
     active = _panel(c, "activeQ", 310, d0 + 150, 280, _head("activeQ", part_sub["activeQ"]), COLOURS["activeQ"])
     backoff = _panel(c, "backoffQ", 16, d0 + 320, 254, _head("backoffQ", part_sub["backoffQ"]), COLOURS["backoffQ"])
     unsched = _panel(c, "unschedulablePods", 630, d0 + 320, 254,
                      _head("unschedulablePods", part_sub["unschedulablePods"]), COLOURS["unschedulablePods"])
-    new = _panel(c, "new", 372, d0 + 335, 126, _head("new pod", "from the informer"), COLOURS["new"], dashed=True)
+    new = _panel(c, "new", 372, d0 + 335, 126, _head(_("new pod"), _("from the informer")), COLOURS["new"],
+                 dashed=True)
 
     # Pop, and back with queueing hints.
     c.polyline([(420, active.y), (420, inflight.bottom)], source="activeQ", target="inFlight", label=go_name(q.pop))
     c.text(414, (active.y + inflight.bottom) / 2 + 4, go_name(q.pop), anchor="end", size=BODY_FONT, bold=True)
     c.polyline([(480, inflight.bottom), (480, active.y)], source="inFlight", target="activeQ", dashed=True,
                label="hints on: QueueImmediately")
-    c.lines(486, (active.y + inflight.bottom) / 2 - 3, ["queueing hints on:", "QueueImmediately"], **label)
+    c.lines(486, (active.y + inflight.bottom) / 2 - 3, _split(_("queueing hints on:\nQueueImmediately")), **label)
     # Done: out of the queue.
     c.polyline([(570, inflight.y), (570, inflight.y - 20)], source="inFlight", target="gone", label=go_name(q.done))
-    c.text(578, inflight.y - 8, f"{go_name(q.done)}: bound", **label)
+    c.text(578, inflight.y - 8, _("{done}: bound").format(done=go_name(q.done)), **label)
     # Failed attempts.
     requeue = go_name(q.add_unschedulable_if_not_present)
     yl = inflight.y + 30
     c.polyline([(inflight.x, yl), (40, yl), (40, backoff.y)], source="inFlight", target="backoffQ", label=requeue)
     c.text(170, yl - 6, requeue, anchor="middle", size=s, bold=True)
-    c.lines(50, yl + 16, ["a move request came during its cycle,", "or no plugin rejected it (an Error)",
-                          "hints on: a hint said Queue"], **label)
+    c.lines(50, yl + 16, _split(_("a move request came during its cycle,\nor no plugin rejected it (an Error)"))
+            + [_("hints on: a hint said Queue")], **label)
     c.polyline([(inflight.right, yl), (860, yl), (860, unsched.y)], source="inFlight", target="unschedulablePods",
                label=requeue)
     c.text(730, yl - 6, requeue, anchor="middle", size=s, bold=True)
     y = yl + 16
-    for line in ["rejected, and no move request", "came during its cycle", "hints on: every hint QueueSkip"]:
+    for line in (_split(_("rejected, and no move request\ncame during its cycle"))
+                 + [_("hints on: every hint QueueSkip")]):
         c.text(850, y, line, anchor="end", **label)
         y += s * LEADING
     # backoffQ -> activeQ.
@@ -650,35 +666,37 @@ def queue_moves(source: Any = None, *, table: bool = True, events: bool = True) 
     c.polyline([(xb, backoff.y), (xb, yb), (active.x, yb)], source="backoffQ", target="activeQ",
                label=f"{go_name(q.flush_backoff_q_completed)} / {go_name(q.activate)}")
     y = yb + 18
-    for line in [go_name(q.flush_backoff_q_completed), f"every {k['flushBackoffQCompleted period']}: backoff over",
+    for line in [go_name(q.flush_backoff_q_completed),
+                 _("every {period}: backoff over").format(period=k["flushBackoffQCompleted period"]),
                  go_name(q.activate)]:
         c.text(xb - 8, y, line, anchor="end", **label)
         y += s * LEADING
     # unschedulablePods -> activeQ (backoff over) and -> backoffQ (still backing off).
     causes = [go_name(q.move_all_to_active_or_backoff_queue), "AssignedPodAdded/Updated",
               go_name(q.flush_unschedulable_pods_leftover),
-              f"(every {k['flushUnschedulablePodsLeftover period']}, after "
-              f"{k['podMaxInUnschedulablePodsDuration']})", go_name(q.update)]
+              _("(every {period}, after {duration})").format(period=k["flushUnschedulablePodsLeftover period"],
+                                                             duration=k["podMaxInUnschedulablePodsDuration"]),
+              go_name(q.update)]
     xu = 680
     yu = active.y + 30
     c.polyline([(xu, unsched.y), (xu, yu), (active.right, yu)], source="unschedulablePods", target="activeQ",
                label=" / ".join(causes + [go_name(q.activate)]))
     y = active.bottom + 18
-    c.text(xu - 8, y, "backoff over:", anchor="end", size=s, bold=True)
+    c.text(xu - 8, y, _("backoff over:"), anchor="end", size=s, bold=True)
     for line in causes[:-1] + [f"{causes[-1]}, {go_name(q.activate)}"]:
         y += s * LEADING
         c.text(xu - 8, y, line, anchor="end", **label)
     yd = unsched.bottom + 24
     c.polyline([(xu + 40, unsched.bottom), (xu + 40, yd), (150, yd), (150, backoff.bottom)],
                source="unschedulablePods", target="backoffQ", label=" / ".join(causes))
-    c.text(160, yd + 16, "still backing off: " + ", ".join(c_ for c_ in causes if not c_.startswith("(")),
+    c.text(160, yd + 16, _("still backing off: {causes}").format(causes=", ".join(causes[:3] + causes[4:])),
            size=s, bold=False, fill="#333")
     # A new pod: Add, or gated.
     c.polyline([(new.cx, new.y), (new.cx, active.bottom)], source="new", target="activeQ", label=go_name(q.add))
     c.text(new.cx + 6, new.y - 12, f"{go_name(q.add)} ({_events.POD_ADD})", **label)
     c.polyline([(new.right, new.cy + 6), (unsched.x, new.cy + 6)], source="new", target="unschedulablePods",
                label="gated")
-    c.lines(new.right + 6, new.cy - 10, ["PreEnqueue", "refuses: gated"], **label)
+    c.lines(new.right + 6, new.cy - 10, _split(_("PreEnqueue\nrefuses: gated")), **label)
     y = yd + 34
 
     if table:
@@ -686,34 +704,44 @@ def queue_moves(source: Any = None, *, table: bool = True, events: bool = True) 
     if events:
         y = _events_panel(c, registered, raised, gates, y + 10)
     c.height = y + 8
-    return Picture("queue_moves", c, "The scheduling queue: three parts and the moves between them", moves=moves,
+    return Picture("queue_moves", c, title, moves=moves,
                    constants=constants, registered=registered, raised=raised, pre_enqueue=gates)
+
+
+# Where a move starts or ends when that is no part of the queue (Move.source and Move.targets keep the English).
+STATE_NAMES = {"new": N_("new"), "gone": N_("gone"), "any part": N_("any part")}
+
+
+def _state_name(state: str) -> str:
+    return _(STATE_NAMES[state]) if state in STATE_NAMES else state
 
 
 def _moves_table(c: Canvas, moves: Sequence[Move], y: float) -> float:
     """One row per move: from -> to, caused by, trace label, when."""
-    cols = (("move", 18, 150), ("caused by", 168, 196), ("trace label", 364, 150), ("when", 514, 370))
+    cols = ((_("move"), 18, 150), (_("caused by"), 168, 196), (_("trace label"), 364, 150), (_("when"), 514, 370))
     s = SMALL_FONT
     rows = []
     for m in moves:
-        hints = {True: " (hints on)", False: " (hints off)", None: ""}[m.hints]
-        rows.append([wrap(f"{m.source} \u2192 {' / '.join(m.targets)}{hints}", cols[0][2] - 10, s),
+        move = f"{_state_name(m.source)} \u2192 {' / '.join(_state_name(t) for t in m.targets)}"
+        if m.hints is not None:
+            move = (_("{move} (hints on)") if m.hints else _("{move} (hints off)")).format(move=move)
+        rows.append([wrap(move, cols[0][2] - 10, s),
                      wrap(m.cause + (f" ({m.action})" if m.action else ""), cols[1][2] - 10, s),
                      wrap(", ".join(m.labels) or "\u2014", cols[2][2] - 10, s),
                      wrap(m.when, cols[3][2] - 10, s)])
     heights = [max(len(cell) for cell in row) * s * LEADING + 6 for row in rows]
     total = 26 + 18 + sum(heights) + 6
     c.rect(12, y, WIDTH - 24, total, fill="white", stroke="#bbbbbb", rx=4, name="movesTable")
-    c.text(18, y + 18, "Every move, as the queue records it (QueueEvent: action and trace label)", size=BODY_FONT,
+    c.text(18, y + 18, _("Every move, as the queue records it (QueueEvent: action and trace label)"), size=BODY_FONT,
            bold=True, box="movesTable")
     y += 26
-    for title, x, _ in cols:
+    for title, x, _width in cols:
         c.text(x, y + 12, title, size=s, bold=True, fill="#555", box="movesTable")
     y += 18
     for i, (row, h) in enumerate(zip(rows, heights)):
         if i % 2 == 0:
             c.rect(14, y, WIDTH - 28, h, fill="#f4f4f4", stroke="none", rx=0)
-        for (_, x, _), cell in zip(cols, row):
+        for (_title, x, _width), cell in zip(cols, row):
             c.lines(x, y + s + 2, cell, size=s, box="movesTable")
         y += h
     return y + 6
@@ -724,17 +752,17 @@ def _events_panel(c: Canvas, registered: Sequence[RegisteredEvent], raised: Sequ
     """The cluster events the plugins registered, and the ones the handlers raise."""
     s = SMALL_FONT
     width = WIDTH - 24 - 2 * PAD
-    lines = [_Line("What moves a pod out of unschedulablePods: the cluster events its rejecting plugins "
-                   "registered", BODY_FONT, bold=True)]
-    lines += _wrapped("A pod leaves only on an event that one of the plugins that rejected it registered "
-                      "(EventsToRegister, as the queue's queueing-hint map holds them); a pod gated by "
-                      f"{', '.join(gates) or 'PreEnqueue'} waits for its own update.", width, gap=2, italic=True,
-                      fill="#555")
+    lines = [_Line(_("What moves a pod out of unschedulablePods: the cluster events its rejecting plugins "
+                     "registered"), BODY_FONT, bold=True)]
+    lines += _wrapped(_("A pod leaves only on an event that one of the plugins that rejected it registered "
+                        "(EventsToRegister, as the queue's queueing-hint map holds them); a pod gated by "
+                        "{gates} waits for its own update.").format(gates=", ".join(gates) or "PreEnqueue"),
+                      width, gap=2, italic=True, fill="#555")
     profiles = sorted({e.profile for e in registered})
     for e in registered:
         head = f"{e.resource} {e.actions}" + (f" [{e.profile}]" if len(profiles) > 1 else "") + ":"
         lines += _listed(head, list(e.plugins), width, s, gap=1)
-    lines += _listed("the events the informers raise (events.go):", list(raised), width, s, gap=6)
+    lines += _listed(_("the events the informers raise (events.go):"), list(raised), width, s, gap=6)
     box = _panel(c, "eventsPanel", 12, y, WIDTH - 24, lines, ("#fbfbfb", "#bbbbbb"))
     return box.bottom
 
@@ -753,17 +781,26 @@ class Cell:
     """
 
     kind: str
-    text: str
-    meaning: str
+    text: str  # English, as the tests read it; the picture shows it in the course's language (cell_text)
+    meaning: str  # in the course's language (the cell's tooltip)
+
+
+def cell_text(cell: Cell) -> str:
+    """What the picture writes in ``cell``: its text in the course's language."""
+    head, sep, wait = cell.text.partition(" \u2264 ")
+    if sep and head == "wait":
+        return _("wait \u2264 {duration}").format(duration=wait)
+    return _(cell.text) if cell.text else cell.text
 
 
 CELL_COLOURS = {"ok": ("#dcefd9", "#2e7d32"), "skip": ("#d6eef2", "#00796b"), "reject": ("#fde2cc", "#b85000"),
                 "wait": ("#fff1bf", "#8a6d00"), "error": ("#f7d4d8", "#a61e2d"), "gate": ("#eadff4", "#6a1b9a"),
                 "none": ("#f2f2f2", "#9a9a9a")}
-CELL_LEGEND = (("ok", "goes on (next plugin, next point)"), ("skip", "the plugin stands aside"),
-               ("reject", "the pod (Filter: the node) is rejected"), ("wait", "the pod waits at Permit"),
-               ("error", "Error path; \u2192 Error: a code the point does not take"),
-               ("gate", "the pod waits in unschedulablePods, gated"), ("none", "never produced here"))
+# (kind, meaning); the meaning shown with _()
+CELL_LEGEND = (("ok", N_("goes on (next plugin, next point)")), ("skip", N_("the plugin stands aside")),
+               ("reject", N_("the pod (Filter: the node) is rejected")), ("wait", N_("the pod waits at Permit")),
+               ("error", N_("Error path; \u2192 Error: a code the point does not take")),
+               ("gate", N_("the pod waits in unschedulablePods, gated")), ("none", N_("never produced here")))
 
 _S, _E, _U, _UU, _W, _K, _P = (Code.Success, Code.Error, Code.Unschedulable, Code.UnschedulableAndUnresolvable,
                                 Code.Wait, Code.Skip, Code.Pending)
@@ -771,11 +808,15 @@ _REJECTED = (_U, _UU, _P)
 
 
 def _error(where: str) -> Cell:
-    return Cell("error", "Error", f"the {where} fails with an Error; the pod backs off and is retried")
+    """``where``: "scheduling cycle" or "binding cycle"."""
+    meaning = {"scheduling cycle": _("the scheduling cycle fails with an Error; the pod backs off and is retried"),
+               "binding cycle": _("the binding cycle fails with an Error; the pod backs off and is retried")}[where]
+    return Cell("error", "Error", meaning)
 
 
 def _converted(point: str) -> Cell:
-    return Cell("error", "\u2192 Error", f"not a {point} code: the runtime turns it into an Error")
+    return Cell("error", "\u2192 Error",
+                _("not a {point} code: the runtime turns it into an Error").format(point=point))
 
 
 def _codes(point: str, where: str, cells: dict[Code, Cell]) -> dict[Code, Cell]:
@@ -794,59 +835,60 @@ def status_table() -> dict[str, Optional[dict[Code, Cell]]]:
     (runPreEnqueuePlugins). tests/viz/test_machine.py checks every cell against the port's runtime.
     """
     wait = go_duration(MAX_PERMIT_TIMEOUT)
-    nxt = Cell("ok", "next", "the next plugin runs; the point passes when all do")
-    reject_cycle = Cell("reject", "reject", "the scheduling cycle fails: Unreserve in reverse order, the assumed pod "
-                                            "is forgotten, the pod goes back to the queue")
-    reject_binding = Cell("reject", "reject", "the binding cycle fails: Unreserve, the assumed pod is forgotten, "
-                                              "the pod goes back to the queue")
-    gated = Cell("gate", "gated", "any code but Success gates the pod: it waits in unschedulablePods for an update or "
-                                  "event that lets this plugin pass")
+    nxt = Cell("ok", N_("next"), _("the next plugin runs; the point passes when all do"))
+    reject_cycle = Cell("reject", N_("reject"), _("the scheduling cycle fails: Unreserve in reverse order, the "
+                                                  "assumed pod is forgotten, the pod goes back to the queue"))
+    reject_binding = Cell("reject", N_("reject"), _("the binding cycle fails: Unreserve, the assumed pod is "
+                                                    "forgotten, the pod goes back to the queue"))
+    gated = Cell("gate", N_("gated"), _("any code but Success gates the pod: it waits in unschedulablePods for an "
+                                        "update or event that lets this plugin pass"))
     return {
-        "PreEnqueue": {code: (Cell("ok", "activeQ", "every PreEnqueue plugin passed: the pod enters activeQ")
+        "PreEnqueue": {code: (Cell("ok", "activeQ", _("every PreEnqueue plugin passed: the pod enters activeQ"))
                               if code == _S else gated) for code in Code},
         "QueueSort": None,
         "PreFilter": _codes("PreFilter", "scheduling cycle", {
-            _S: Cell("ok", "next", "the next plugin runs; its PreFilterResult may narrow the nodes to filter"),
-            _U: Cell("reject", "reject after the rest", "the other PreFilter plugins still run, then the cycle fails; "
-                                                       "PostFilter (preemption) may help"),
-            _UU: Cell("reject", "reject at once", "the cycle fails at once, the remaining plugins do not run; "
-                                                  "preemption will not help"),
-            _K: Cell("skip", "skip its Filter", "its Filter (and its PreFilterExtensions) are skipped in this cycle"),
+            _S: Cell("ok", N_("next"), _("the next plugin runs; its PreFilterResult may narrow the nodes to filter")),
+            _U: Cell("reject", N_("reject after the rest"), _("the other PreFilter plugins still run, then the cycle "
+                                                              "fails; PostFilter (preemption) may help")),
+            _UU: Cell("reject", N_("reject at once"), _("the cycle fails at once, the remaining plugins do not run; "
+                                                        "preemption will not help")),
+            _K: Cell("skip", N_("skip its Filter"), _("its Filter (and its PreFilterExtensions) are skipped in this "
+                                                      "cycle")),
         }),
         "Filter": _codes("Filter", "scheduling cycle", {
-            _S: Cell("ok", "next", "the next plugin runs; the node is feasible when all pass"),
-            _U: Cell("reject", "node out", "this node is infeasible; preemption may try it"),
-            _UU: Cell("reject", "node out", "this node is infeasible; preemption will not try it"),
-            _P: Cell("reject", "node out", "this node is infeasible (a rejection, like Unschedulable)"),
+            _S: Cell("ok", N_("next"), _("the next plugin runs; the node is feasible when all pass")),
+            _U: Cell("reject", N_("node out"), _("this node is infeasible; preemption may try it")),
+            _UU: Cell("reject", N_("node out"), _("this node is infeasible; preemption will not try it")),
+            _P: Cell("reject", N_("node out"), _("this node is infeasible (a rejection, like Unschedulable)")),
         }),
         "PostFilter": _codes("PostFilter", "scheduling cycle", {
-            _S: Cell("ok", "stop, nominated", "a plugin made room (preemption): the pod is nominated to a node; the "
-                                              "cycle still fails and the pod retries"),
-            _U: Cell("reject", "try next", "this plugin could not help: the next PostFilter plugin runs"),
-            _UU: Cell("reject", "stop", "no PostFilter plugin can help: the rest do not run"),
-            _P: Cell("reject", "try next", "like Unschedulable: the next PostFilter plugin runs"),
+            _S: Cell("ok", N_("stop, nominated"), _("a plugin made room (preemption): the pod is nominated to a node; "
+                                                    "the cycle still fails and the pod retries")),
+            _U: Cell("reject", N_("try next"), _("this plugin could not help: the next PostFilter plugin runs")),
+            _UU: Cell("reject", N_("stop"), _("no PostFilter plugin can help: the rest do not run")),
+            _P: Cell("reject", N_("try next"), _("like Unschedulable: the next PostFilter plugin runs")),
         }),
         "PreScore": _codes("PreScore", "scheduling cycle", {
-            _S: nxt, _K: Cell("skip", "skip its Score", "its Score is skipped in this cycle")}),
+            _S: nxt, _K: Cell("skip", N_("skip its Score"), _("its Score is skipped in this cycle"))}),
         "Score": _codes("Score", "scheduling cycle", {_S: nxt}),
         "NormalizeScore": _codes("NormalizeScore", "scheduling cycle", {_S: nxt}),
         "Reserve": _codes("Reserve", "scheduling cycle", {_S: nxt, **{c: reject_cycle for c in _REJECTED}}),
         "Permit": _codes("Permit", "scheduling cycle", {
             _S: nxt, **{c: reject_cycle for c in _REJECTED},
-            _W: Cell("wait", f"wait \u2264 {wait}", f"the pod waits (at most {wait} per plugin) for Allow or Reject; "
-                                                    "its binding cycle blocks in WaitOnPermit")}),
+            _W: Cell("wait", f"wait \u2264 {wait}", _("the pod waits (at most {wait} per plugin) for Allow or Reject; "
+                                                      "its binding cycle blocks in WaitOnPermit").format(wait=wait))}),
         "WaitOnPermit": {
-            code: (Cell("ok", "allowed", "every waiting plugin allowed the pod: the binding cycle goes on")
+            code: (Cell("ok", N_("allowed"), _("every waiting plugin allowed the pod: the binding cycle goes on"))
                    if code == _S else
-                   Cell("reject", "rejected or timed out", "Reject, or a plugin's wait timed out: Unschedulable; "
-                                                           "Unreserve, forget, back to the queue")
+                   Cell("reject", N_("rejected or timed out"), _("Reject, or a plugin's wait timed out: "
+                                                                 "Unschedulable; Unreserve, forget, back to the queue"))
                    if code == _U else
-                   Cell("none", "\u2014", "a wait ends allowed (Success) or rejected (Unschedulable)"))
+                   Cell("none", "\u2014", _("a wait ends allowed (Success) or rejected (Unschedulable)")))
             for code in Code},
         "PreBind": _codes("PreBind", "binding cycle", {_S: nxt, **{c: reject_binding for c in _REJECTED}}),
         "Bind": _codes("Bind", "binding cycle", {
-            _S: Cell("ok", "bound", "the pod is bound: no other Bind plugin runs"),
-            _K: Cell("skip", "next binder", "this plugin does not bind this pod: the next Bind plugin tries"),
+            _S: Cell("ok", N_("bound"), _("the pod is bound: no other Bind plugin runs")),
+            _K: Cell("skip", N_("next binder"), _("this plugin does not bind this pod: the next Bind plugin tries")),
             **{c: reject_binding for c in _REJECTED}}),
         "PostBind": None,
         "Unreserve": None,
@@ -854,24 +896,25 @@ def status_table() -> dict[str, Optional[dict[Code, Cell]]]:
 
 
 # For points with no Status: what they return instead.
+# (English, marked for the catalogs; the picture shows each with _().)
 NO_STATUS = {
-    "QueueSort": "Less(pod1, pod2) bool: orders activeQ; one QueueSort plugin for all profiles",
-    "PostBind": "returns nothing: told that the pod is bound",
-    "Unreserve": "returns nothing: every Reserve plugin's Unreserve, in reverse order, after any failure from "
-                 "Reserve on",
+    "QueueSort": N_("Less(pod1, pod2) bool: orders activeQ; one QueueSort plugin for all profiles"),
+    "PostBind": N_("returns nothing: told that the pod is bound"),
+    "Unreserve": N_("returns nothing: every Reserve plugin's Unreserve, in reverse order, after any failure from "
+                    "Reserve on"),
 }
 POINT_NOTES = {
-    "PreEnqueue": "before activeQ", "QueueSort": "orders activeQ", "PreFilter": "once per cycle",
-    "Filter": "per node", "PostFilter": "when no node fits", "PreScore": "once", "Score": "per node",
-    "NormalizeScore": "per plugin", "Reserve": "on the chosen node", "Permit": "may hold the pod",
-    "WaitOnPermit": "first in the goroutine", "PreBind": "e.g. volumes", "Bind": "until one binds",
-    "PostBind": "after binding", "Unreserve": "undoes Reserve",
+    "PreEnqueue": N_("before activeQ"), "QueueSort": N_("orders activeQ"), "PreFilter": N_("once per cycle"),
+    "Filter": N_("per node"), "PostFilter": N_("when no node fits"), "PreScore": N_("once"), "Score": N_("per node"),
+    "NormalizeScore": N_("per plugin"), "Reserve": N_("on the chosen node"), "Permit": N_("may hold the pod"),
+    "WaitOnPermit": N_("first in the goroutine"), "PreBind": N_("e.g. volumes"), "Bind": N_("until one binds"),
+    "PostBind": N_("after binding"), "Unreserve": N_("undoes Reserve"),
 }
-PHASES = (("in the queue", ("PreEnqueue", "QueueSort"), "queue"),
-          ("scheduling cycle (one pod at a time)", ("PreFilter", "Filter", "PostFilter", "PreScore", "Score",
-                                                     "NormalizeScore", "Reserve", "Permit"), "scheduling"),
-          ("binding cycle (a goroutine per pod)", ("WaitOnPermit", "PreBind", "Bind", "PostBind"), "binding"),
-          ("on failure, from Reserve on", ("Unreserve",), "unschedulablePods"))
+PHASES = ((N_("in the queue"), ("PreEnqueue", "QueueSort"), "queue"),
+          (N_("scheduling cycle (one pod at a time)"), ("PreFilter", "Filter", "PostFilter", "PreScore", "Score",
+                                                         "NormalizeScore", "Reserve", "Permit"), "scheduling"),
+          (N_("binding cycle (a goroutine per pod)"), ("WaitOnPermit", "PreBind", "Bind", "PostBind"), "binding"),
+          (N_("on failure, from Reserve on"), ("Unreserve",), "unschedulablePods"))
 
 
 @dataclass(frozen=True)
@@ -898,7 +941,7 @@ def extension_points(profile: Any = None, name: Optional[str] = None) -> Picture
     table = status_table()
     codes = [code.name for code in Code]
     rows = []
-    for phase, points, _ in PHASES:
+    for phase, points, _colour in PHASES:
         for point in points:
             cells = table[point]
             rows.append(PointRow(point, phase, tuple(_plugin_names(plugins[point], weights=point == "Score")),
@@ -918,15 +961,15 @@ def extension_points(profile: Any = None, name: Optional[str] = None) -> Picture
         x += code_w[code]
 
     c = Canvas(WIDTH, 100)
-    top = _title(c, "Extension points: the plugins and what each status code does",
-                 f"profile \u201c{fwk.profile_name}\u201d; codes as framework/runtime/framework.go (v1.30.4) "
-                 f"treats them")
+    title = _("Extension points: the plugins and what each status code does")
+    top = _title(c, title, _("profile \u201c{profile}\u201d; codes as framework/runtime/framework.go (v1.30.4) "
+                             "treats them").format(profile=fwk.profile_name))
     y = top + 6
     # Column heads.
     head_lines = {code: (["Unschedulable", "And", "Unresolvable"] if code == "UnschedulableAndUnresolvable"
                          else [code]) for code in codes}
-    c.text(x_point + 4, y + 40, "extension point", size=s, bold=True, fill="#555")
-    c.text(x_plugins + 4, y + 40, "plugins (run order)", size=s, bold=True, fill="#555")
+    c.text(x_point + 4, y + 40, _("extension point"), size=s, bold=True, fill="#555")
+    c.text(x_plugins + 4, y + 40, _("plugins (run order)"), size=s, bold=True, fill="#555")
     for code in codes:
         lines = head_lines[code]
         c.lines(x_codes[code] + code_w[code] / 2, y + 40 - (len(lines) - 1) * s * LEADING, lines, size=s,
@@ -935,23 +978,23 @@ def extension_points(profile: Any = None, name: Optional[str] = None) -> Picture
     for phase, points, colour in PHASES:
         fill, stroke = COLOURS[colour]
         c.rect(x_point, y, WIDTH - 24, 20, fill=fill, stroke="none", rx=3)
-        c.text(x_point + 6, y + 14.5, phase, size=s, bold=True, italic=True, fill=stroke)
+        c.text(x_point + 6, y + 14.5, _(phase), size=s, bold=True, italic=True, fill=stroke)
         y += 22
         for row in (r for r in rows if r.point in points):
-            plugin_lines = wrap_list("", list(row.plugins) or ["(none)"], w_plugins - 12, s, indent="")
+            plugin_lines = wrap_list("", list(row.plugins) or [_("(none)")], w_plugins - 12, s, indent="")
             cell_lines = {}
             if row.cells is not None:
                 for code in codes:
-                    cell_lines[code] = wrap(row.cells[code].text, code_w[code] - 10, s)
-            note_lines = wrap(row.note, sum(code_w.values()) - 12, s) if row.cells is None else []
+                    cell_lines[code] = wrap(cell_text(row.cells[code]), code_w[code] - 10, s)
+            note_lines = wrap(_(row.note), sum(code_w.values()) - 12, s) if row.cells is None else []
             n_cell = max([2] + [len(v) for v in cell_lines.values()])
             n = max(len(plugin_lines), len(note_lines), n_cell)
             h = n * s * LEADING + 10
             name = f"row:{row.point}"
             c.rect(x_point, y, WIDTH - 24, h, fill="white", stroke="#d0d0d0", rx=2, name=name)
             c.text(x_point + 6, y + 17, row.point, size=BODY_FONT, bold=True, box=name)
-            c.text(x_point + 6, y + 17 + s * LEADING, POINT_NOTES.get(row.point, ""), size=s, italic=True,
-                   fill="#666", box=name)
+            c.text(x_point + 6, y + 17 + s * LEADING, _(POINT_NOTES[row.point]) if row.point in POINT_NOTES else "",
+                   size=s, italic=True, fill="#666", box=name)
             c.region(f"plugins:{row.point}", x_plugins, y, w_plugins, h)
             c.lines(x_plugins + 6, y + 16, plugin_lines, size=s, box=f"plugins:{row.point}",
                     fill="#999" if not row.plugins else "#222")
@@ -975,6 +1018,7 @@ def extension_points(profile: Any = None, name: Optional[str] = None) -> Picture
     y += 8
     x = x_point
     for kind, meaning in CELL_LEGEND:
+        meaning = _(meaning)
         cfill, cstroke = CELL_COLOURS[kind]
         w = 16 + text_width(meaning, s) + 18
         if x + w > WIDTH - 12:
@@ -983,7 +1027,7 @@ def extension_points(profile: Any = None, name: Optional[str] = None) -> Picture
         c.text(x + 16, y + 10.5, meaning, size=s, fill="#333")
         x += w
     c.height = y + 24
-    return Picture("extension_points", c, "Extension points: the plugins and what each status code does", rows=rows,
+    return Picture("extension_points", c, title, rows=rows,
                    plugins=plugins, profile=fwk.profile_name)
 
 
@@ -1166,12 +1210,12 @@ def cycles_timeline(source: Any, until: Optional[float] = None, cycles: Optional
     slots = timeline_slots(rec, until, cycles)
     pods = [e.pod for e in rec.events if isinstance(e, (QueueEvent, CycleEvent))]
     short = _short_names(pods)
-    title = "The scheduling cycle and the binding cycle on one time line"
+    title = _("The scheduling cycle and the binding cycle on one time line")
     c = Canvas(WIDTH, 100)
-    top = _title(c, title, "read off the trace: ScheduleOne runs one pod at a time; each binding cycle "
-                           "runs in a goroutine of its own")
+    top = _title(c, title, _("read off the trace: ScheduleOne runs one pod at a time; each binding cycle runs in a "
+                             "goroutine of its own"))
     if not slots:
-        c.text(12, top + 20, "the trace holds no scheduling cycle", size=BODY_FONT, italic=True)
+        c.text(12, top + 20, _("the trace holds no scheduling cycle"), size=BODY_FONT, italic=True)
         c.height = top + 34
         return Picture("cycles_timeline", c, title, slots=[], lanes=[], overlaps=[])
 
@@ -1269,12 +1313,13 @@ def cycles_timeline(source: Any, until: Optional[float] = None, cycles: Optional
             lane_y[lane] = ly
             c.rect(12, ly, right - 12, lane_h - 2, fill="#f7f7f7" if k % 2 == 0 else "#ffffff", stroke="none", rx=0)
             if lane == "queue":
-                head, sub = "scheduling queue", "moves of its own"
+                head, sub = _("scheduling queue"), _("moves of its own")
             elif lane == "ScheduleOne":
-                head, sub = "ScheduleOne", "scheduling cycles"
+                head, sub = "ScheduleOne", _("scheduling cycles")
             else:
                 cycle = int(lane[9:])
-                head, sub = "bindingCycle", f"of #{cycle} {short(slots[born[cycle]].pod)}"
+                head = "bindingCycle"
+                sub = _("of #{cycle} {pod}").format(cycle=cycle, pod=short(slots[born[cycle]].pod))
             c.region(f"lane:{r}:{lane}", 12, ly, label_w, lane_h - 2)
             c.text(18, ly + 19, head, size=BODY_FONT, bold=True, box=f"lane:{r}:{lane}")
             c.text(18, ly + 34, sub, size=SMALL_FONT, italic=True, fill="#555", box=f"lane:{r}:{lane}")
@@ -1293,7 +1338,7 @@ def cycles_timeline(source: Any, until: Optional[float] = None, cycles: Optional
             ly = lane_y[lane] + lane_h / 2 - 5
             if bx1 > bx0:
                 c.rect(bx0, ly, bx1 - bx0, 8, fill="#cfe9cf", stroke="#2ca02c", width=0.8, rx=3, dashed=True,
-                       title=f"bindingCycle of #{cycle}: started, not done yet")
+                       title=_("bindingCycle of #{cycle}: started, not done yet").format(cycle=cycle))
             if first <= start <= last and slots[start].lane == "ScheduleOne":
                 src = slots[start]
                 c.polyline([(src.x + src.w - 6, lane_y["ScheduleOne"] + lane_h - 7),
@@ -1321,13 +1366,15 @@ def cycles_timeline(source: Any, until: Optional[float] = None, cycles: Optional
                        head=False)
         y += len(shown) * lane_h + 14
 
-    notes = ["Left to right: the order of the trace's events; boxes under one bracket share a virtual time "
-             "(a scheduling cycle takes none)."]
+    notes = [_("Left to right: the order of the trace's events; boxes under one bracket share a virtual time "
+               "(a scheduling cycle takes none).")]
     for o in overlaps[:4]:
-        notes.append(f"The binding cycle of #{o.binding_cycle} ({short(o.binding_pod)}) was still running while "
-                     f"#{o.scheduling_cycle} ({short(o.scheduling_pod)}) was scheduled.")
+        notes.append(_("The binding cycle of #{binding} ({binding_pod}) was still running while #{scheduling} "
+                       "({scheduling_pod}) was scheduled.").format(
+                           binding=o.binding_cycle, binding_pod=short(o.binding_pod), scheduling=o.scheduling_cycle,
+                           scheduling_pod=short(o.scheduling_pod)))
     if len(overlaps) > 4:
-        notes.append(f"\u2026 and {len(overlaps) - 4} more overlaps.")
+        notes.append(_("\u2026 and {count} more overlaps.").format(count=len(overlaps) - 4))
     for note in notes:
         for line in wrap(note, WIDTH - 24, SMALL_FONT):
             c.text(12, y + 4, line, size=SMALL_FONT, italic=True, fill="#444")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from ._figure import PALETTE, new_axes
+from ..i18n import _
+from ._figure import PALETTE, localize_fonts, new_axes
 from .readers import first_cycle_with, index_cycles, pick_cycle, score_rows, score_weights
 
 
@@ -22,14 +23,17 @@ def plot_scores(recorder: Any, cycle: Optional[int] = None, ax: Optional[Any] = 
     record = pick_cycle(cycles, cycle if cycle is not None else first_cycle_with(cycles, "Score"))
     plugins, rows = score_rows(record)
     fig, ax = new_axes(ax, (7.5, 0.45 * max(len(rows), 2) + 1.4))
-    title = f"Cycle #{record.cycle}: {record.summary.pod}, weighted scores by plugin"
+    title = _("Cycle #{cycle}: {pod}, weighted scores by plugin").format(cycle=record.cycle, pod=record.summary.pod)
     if not rows:
-        ax.text(0.5, 0.5, f"cycle #{record.cycle} scored no node ({record.summary.outcome}"
-                f"{', one feasible node' if record.summary.feasible_nodes == 1 else ''})",
+        if record.summary.feasible_nodes == 1:
+            text = _("cycle #{cycle} scored no node ({outcome}, one feasible node)")
+        else:
+            text = _("cycle #{cycle} scored no node ({outcome})")
+        ax.text(0.5, 0.5, text.format(cycle=record.cycle, outcome=record.summary.outcome),
                 ha="center", va="center", transform=ax.transAxes)
         ax.set_axis_off()
         ax.set_title(title, fontsize=10)
-        return fig
+        return localize_fonts(fig)
     weights = score_weights(plugins, rows)
     names = [r.node for r in rows]
     ys = list(range(len(rows)))[::-1]
@@ -44,9 +48,9 @@ def plot_scores(recorder: Any, cycle: Optional[int] = None, ax: Optional[Any] = 
         ax.text(r.total, y, f" {r.total}{star}", va="center", fontsize=9,
                 fontweight="bold" if star else "normal")
     ax.set_yticks(ys, [n + (" ★" if n == record.winner else "") for n in names])
-    ax.set_xlabel("weighted score (normalized score × weight)")
+    ax.set_xlabel(_("weighted score (normalized score × weight)"))
     ax.set_xlim(0, max(left) * 1.15 if max(left) else 1)
     ax.set_title(title, fontsize=10)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25 if len(rows) < 4 else -0.12), ncol=2, fontsize=8,
               frameon=False)
-    return fig
+    return localize_fonts(fig)

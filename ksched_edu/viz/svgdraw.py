@@ -8,18 +8,29 @@ every text lies inside its box, using the same width estimate the layout used.
 Text widths are estimated, never measured (a browser measures them; Python
 cannot know the font). :func:`text_width` errs on the wide side: it takes
 each character's advance in DejaVu Sans, the widest of the usual sans-serif
-fallbacks, rounded up by class. A :class:`Picture` is what the drawing
+fallbacks, rounded up by class; a Chinese character (or any East Asian wide
+one) is a full em. :func:`wrap` breaks Chinese text between any two of its
+characters, as well as at spaces. In Chinese (``ksched_edu.set_language("zh_CN")``)
+the picture's font list names CJK fonts before the generic ``sans-serif``
+(:func:`font_family`). A :class:`Picture` is what the drawing
 functions return: it shows itself in Jupyter (``_repr_svg_``) and in the
 browser-only build of the course, where matplotlib may be missing.
 """
 from __future__ import annotations
 
+import functools
 import math
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from ..i18n import get_language
+
 FONT_FAMILY = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
+# Before the generic family in Chinese: fonts with Chinese glyphs on Linux, macOS and Windows.
+CJK_FONT_FAMILY = ("DejaVu Sans, Verdana, Helvetica, Arial, Noto Sans CJK SC, Source Han Sans SC, "
+                   "WenQuanYi Micro Hei, PingFang SC, Microsoft YaHei, sans-serif")
 # No text is smaller than this (px).
 MIN_FONT = 11.0
 # Bold text is this much wider than regular text, at most.
@@ -35,16 +46,67 @@ _WIDE.update({ch: 0.86 for ch in "w#<>^~+=M\u2192\u2190\u2191\u2193\u00d7\u2713\
 _WIDE.update({ch: 1.0 for ch in "%mW@\u2026\u2014"})
 _CHAR_EM = {**_NARROW, **_WIDE}
 _DEFAULT_EM = 0.66
+_FULL_EM = 1.0  # a Chinese character, a full-width punctuation mark
+
+
+def font_family() -> str:
+    """The picture's font list: :data:`FONT_FAMILY`, with CJK fonts before ``sans-serif`` in Chinese."""
+    return CJK_FONT_FAMILY if get_language() == "zh_CN" else FONT_FAMILY
+
+
+def is_wide(ch: str) -> bool:
+    """Whether ``ch`` is an East Asian wide or full-width character (a Chinese character, "，", "："...)."""
+    return ch not in _CHAR_EM and unicodedata.east_asian_width(ch) in ("W", "F")
+
+
+@functools.lru_cache(maxsize=4096)
+def _char_em(ch: str) -> float:
+    em = _CHAR_EM.get(ch)
+    if em is not None:
+        return em
+    return _FULL_EM if is_wide(ch) else _DEFAULT_EM
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
     """An upper estimate of the width (px) of ``text`` at ``size`` px."""
-    em = sum(_CHAR_EM.get(ch, _DEFAULT_EM) for ch in text)
+    em = sum(_char_em(ch) for ch in text)
     return em * size * (BOLD_FACTOR if bold else 1.0)
 
 
+# Chinese punctuation that never starts a line...
+_NO_LINE_START = set("，。、；：？！）」』】》〉”’")
+# ... and that never ends one.
+_NO_LINE_END = set("（「『【《〈“‘")
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """``text`` as (separator, piece): a space-separated word, or a single wide character, each of which
+    may start a new line; a punctuation mark that may not start a line stays with the piece before it."""
+    out: list[tuple[str, str]] = []
+    for i, word in enumerate(text.split(" ")):
+        sep = " " if i else ""
+        run = ""
+        for ch in word:
+            if ch in _NO_LINE_START and (run or out):
+                if run:
+                    run += ch
+                else:
+                    out[-1] = (out[-1][0], out[-1][1] + ch)
+                continue
+            if run and (is_wide(ch) or is_wide(run[-1])) and run[-1] not in _NO_LINE_END:
+                out.append((sep, run))
+                sep, run = "", ch
+            else:
+                run += ch
+        out.append((sep, run))
+    return out
+
+
 def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` px, at spaces (a word longer than a line stands alone)."""
+    """Break ``text`` into lines no wider than ``width`` px, at spaces, and between Chinese characters
+    (a word longer than a line stands alone)."""
+    if any(is_wide(ch) for ch in text):
+        return _wrap_pieces(_pieces(text), width, size, bold)
     lines: list[str] = []
     current = ""
     for word in text.split(" "):
@@ -52,6 +114,21 @@ def wrap(text: str, width: float, size: float, bold: bool = False) -> list[str]:
         if current and text_width(candidate, size, bold) > width:
             lines.append(current)
             current = word
+        else:
+            current = candidate
+    if current or not lines:
+        lines.append(current)
+    return lines
+
+
+def _wrap_pieces(pieces: list[tuple[str, str]], width: float, size: float, bold: bool) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for sep, piece in pieces:
+        candidate = f"{current}{sep}{piece}" if current else piece
+        if current and text_width(candidate, size, bold) > width:
+            lines.append(current)
+            current = piece
         else:
             current = candidate
     if current or not lines:
@@ -244,7 +321,7 @@ class Canvas:
     def svg(self, title: str = "") -> str:
         self.height = float(math.ceil(self.height))
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{_num(self.width)}" height="{_num(self.height)}" '
-                f'viewBox="0 0 {_num(self.width)} {_num(self.height)}" font-family={quoteattr(FONT_FAMILY)}>')
+                f'viewBox="0 0 {_num(self.width)} {_num(self.height)}" font-family={quoteattr(font_family())}>')
         parts = [head]
         if title:
             parts.append(f"<title>{escape(title)}</title>")

@@ -26,14 +26,19 @@ runs every Reserve plugin's Unreserve, in reverse order, for that cycle. A mark
 reads those calls off the trace (``FailureMark.unreserved_by``) and its legend
 entry says "then Unreserve" when they are there, so a failed binding cycle is
 told apart from one that simply has not finished.
+
+In Chinese the title and the time axis are Chinese; the legend names the phases and the
+marks as the trace and :attr:`FailureMark.label` name them, in every language (a chapter
+reads them off the legend).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from typing import Any, Optional
 
+from ..i18n import _
 from ..trace import BindEvent, CycleEvent, PermitEvent, PluginEvent
-from ._figure import new_axes
+from ._figure import localize_fonts, new_axes
 from .readers import PHASES, pod_phases, recorder_of
 
 PHASE_COLOURS = {"activeQ": "#1f77b4", "backoffQ": "#ff7f0e", "unschedulable": "#d62728",
@@ -136,8 +141,8 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     ax.set_yticks([row[p] for p in pods], pods)
     ax.set_xlim(0, span * 1.04)
     ax.set_ylim(-0.7, len(pods) - 0.3)
-    ax.set_xlabel("virtual time (s)")
-    ax.set_title("Pods on the virtual clock", fontsize=10)
+    ax.set_xlabel(_("virtual time (s)"))
+    ax.set_title(_("Pods on the virtual clock"), fontsize=10)
     handles, labels = ax.get_legend_handles_labels()
     legend_order = list(PHASES) + [MARK_LABELS[k] for k in MARKS]
     order = sorted(range(len(labels)), key=lambda i: legend_order.index(labels[i].removesuffix(UNRESERVE_SUFFIX)))
@@ -149,4 +154,4 @@ def plot_timeline(recorder: Any, until: Optional[float] = None, ax: Optional[Any
     else:
         ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=ncol, fontsize=8,
                   frameon=False)
-    return fig
+    return localize_fonts(fig)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from ._figure import new_axes
+from ..i18n import _
+from ._figure import localize_fonts, new_axes
 from .readers import format_amount, node_usage, resources_in
 
 ANNOTATE_UP_TO = 40  # nodes; beyond that the cells are too small for text
@@ -32,6 +33,6 @@ def plot_node_usage(source: Any, resources: Optional[Sequence[str]] = None, ax: 
     ax.xaxis.tick_top()
     step = 1 if len(usage) <= ANNOTATE_UP_TO else max(1, len(usage) // 25)
     ax.set_yticks(range(0, len(usage), step), [u.node for u in usage][::step])
-    fig.colorbar(image, ax=ax, label="requested / allocatable", shrink=0.8)
-    ax.set_title("Node usage (scheduler cache)", fontsize=10)
-    return fig
+    fig.colorbar(image, ax=ax, label=_("requested / allocatable"), shrink=0.8)
+    ax.set_title(_("Node usage (scheduler cache)"), fontsize=10)
+    return localize_fonts(fig)

@@ -25,6 +25,12 @@ whatever the other cells do later:
 The root element of each carries the class ``at_class(step)``, e.g.
 ``ksched-at-PreFilter``, ``ksched-at-2``, ``ksched-at-n4``, ``ksched-at-12``
 (QueueExplorer: the moves applied), swapped on every move.
+
+In Chinese (``ksched_edu.set_language("zh_CN")``, before the widget is made) its
+buttons, headings, notes and status lines are Chinese (``ksched_edu.i18n``); the
+step labels and classes, extension point and plugin names, node and pod names,
+status codes, the scheduler's messages and the keys of ``table_rows()`` stay as
+they are.
 """
 from .cluster_view import ClusterView
 from .cycle_stepper import CycleStepper, StepView, at_class, show_cycle

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Optional
 
+from ..i18n import N_, _
+from ..viz.svgdraw import is_wide
+
 STYLE = """<style>
 .ksched-strip {display: flex; flex-wrap: wrap; gap: 4px; margin: 2px 0;}
 .ksched-point {padding: 2px 7px; border: 1px solid #b8b8b8; border-radius: 4px; font: 12px monospace;
@@ -53,13 +56,34 @@ class Section:
     cell_classes: list[dict[str, str]] = field(default_factory=list)
     cell_titles: list[dict[str, str]] = field(default_factory=list)
     headers: list[str] = field(default_factory=list)  # what the header row says, when not the column keys
+    # Per row, what a cell shows instead of its value: the value in the course's language. The rows
+    # keep the English (code reads them: ``table_rows()``, ``criteria_rows()``...); the table shows this.
+    shown: list[dict[str, str]] = field(default_factory=list)
 
     def add(self, row: dict[str, Any], row_class: str = "", cells: Optional[dict[str, str]] = None,
-            titles: Optional[dict[str, str]] = None) -> None:
+            titles: Optional[dict[str, str]] = None, shown: Optional[dict[str, str]] = None) -> None:
         self.rows.append(row)
         self.row_classes.append(row_class)
         self.cell_classes.append(cells or {})
         self.cell_titles.append(titles or {})
+        self.shown.append(shown or {})
+
+
+# Column names a table shows in the course's language (its rows keep the English names as keys).
+# The others are trace fields and names (node, plugin, code, reasons, event, message, victims),
+# plugin names and resource names: they are shown as they are.
+TRANSLATED_COLUMNS = frozenset({
+    N_("call"), N_("in activeQ since (s)"), N_("popped"), N_("verdict"), N_("chosen"), N_("total"),
+    N_("time (s)"), N_("key"), N_("value"), N_("what"), N_("rule"), N_("compares"), N_("this candidate"),
+    N_("nodes compared"), N_("nodes kept"), N_("count"), N_("pdb violations"), N_("highest priority"),
+    N_("sum of priorities"), N_("sum compared (each + MaxInt32+1)"), N_("earliest start"), N_("pods on node"),
+    N_("best GPU set"), N_("slowest link"), N_("score"),
+})
+
+
+def column_header(name: str) -> str:
+    """What a table's header row says for column ``name``: translated when it is a word of the course's."""
+    return _(name) if name in TRANSLATED_COLUMNS else name
 
 
 def attrs(**kw: Any) -> str:
@@ -74,16 +98,17 @@ def render_section(section: Section) -> str:
     if section.title:
         out.append(f"<caption>{escape(section.title)}</caption>")
     headers = section.headers or section.columns
-    out.append("<tr>" + "".join(f"<th>{escape(h)}</th>" for h in headers) + "</tr>")
-    for row, rcls, ccls, ctitle in zip(section.rows, section.row_classes, section.cell_classes,
-                                       section.cell_titles):
+    out.append("<tr>" + "".join(f"<th>{escape(column_header(h))}</th>" for h in headers) + "</tr>")
+    for row, rcls, ccls, ctitle, shown in zip(section.rows, section.row_classes, section.cell_classes,
+                                              section.cell_titles, section.shown):
         cells = []
         for col in section.columns:
             value = row.get(col, "")
             cls = ccls.get(col, "")
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 cls = (cls + " ksched-num").strip()
-            cells.append(f"<td{attrs(class_=cls, title=ctitle.get(col))}>{escape(_text(value))}</td>")
+            text = shown[col] if col in shown else _text(value)
+            cells.append(f"<td{attrs(class_=cls, title=ctitle.get(col))}>{escape(text)}</td>")
         out.append(f"<tr{attrs(class_=rcls, data_node=row.get('node'))}>" + "".join(cells) + "</tr>")
     out.append("</table>")
     return "".join(out)
@@ -95,6 +120,13 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
+
+
+def sentences(first: str, then: str) -> str:
+    """Two sentences one after the other: a space between them, none after a Chinese one."""
+    if first and is_wide(first[-1]):
+        return first + then
+    return f"{first} {then}"
 
 
 def note(text: str) -> str:

@@ -22,6 +22,7 @@ from typing import Any, Optional, Sequence
 
 import ipywidgets as widgets
 
+from ..i18n import _
 from ..viz.readers import NodeUsage, format_amount, node_usage, resources_in
 from ._html import STYLE, Section, escape, render_section
 
@@ -39,7 +40,7 @@ def heat_colour(fraction: float) -> str:
 
 def usage_section(usage: Sequence[NodeUsage], resources: Sequence[str]) -> Section:
     cols = ["node"] + list(resources) + ["pods on node"]
-    s = Section("requested / allocatable", cols)
+    s = Section(_("requested / allocatable"), cols)
     for u in usage:
         row: dict[str, Any] = {"node": u.node}
         cells: dict[str, str] = {}
@@ -49,10 +50,11 @@ def usage_section(usage: Sequence[NodeUsage], resources: Sequence[str]) -> Secti
             row[r] = (f"{format_amount(r, u.requested.get(r, 0))} / {format_amount(r, u.allocatable.get(r, 0))} "
                       f"({round(100 * frac)}%)")
             cells[r] = f"ksched-heat-{min(10, int(frac * 10))}"
-            titles[r] = f"{r}: {round(100 * frac)}% requested"
+            titles[r] = _("{resource}: {percent}% requested").format(resource=r, percent=round(100 * frac))
         assumed = set(u.assumed)
         row["pods on node"] = ", ".join(p + (" (assumed)" if p in assumed else "") for p in u.pods)
-        s.add(row, cells=cells, titles=titles)
+        shown = {"pods on node": ", ".join(_("{pod} (assumed)").format(pod=p) if p in assumed else p for p in u.pods)}
+        s.add(row, cells=cells, titles=titles, shown=shown)
     return s
 
 
@@ -81,7 +83,7 @@ class ClusterView(widgets.VBox):
         self.table = widgets.HTML()
         self.table.add_class("ksched-cluster")
         # Its own width, at the left (a VBox would stretch it across the output).
-        self.refresh_button = widgets.Button(description="⟳ Refresh", tooltip="Read the scheduler cache again",
+        self.refresh_button = widgets.Button(description=_("⟳ Refresh"), tooltip=_("Read the scheduler cache again"),
                                              layout=widgets.Layout(width="auto", flex="0 0 auto",
                                                                    align_self="flex-start"))
         self.refresh_button.on_click(lambda _: self.refresh())
@@ -95,11 +97,15 @@ class ClusterView(widgets.VBox):
         self.resources = self._resources or resources_in(self.usage)
         self._section = usage_section(self.usage, self.resources)
         clock = getattr(getattr(self.source, "clock", None), "now", None)
-        when = f" at t={clock:g}s" if clock is not None else ""
         total_pods = sum(len(u.pods) for u in self.usage)
-        title = self.title or "Nodes in the scheduler cache"
-        self.header.value = (f'<div class="ksched-head"><b>{escape(title)}</b>{escape(when)} · '
-                             f"{len(self.usage)} node(s), {total_pods} pod(s)</div>")
+        title = "<b>" + escape(self.title or _("Nodes in the scheduler cache")) + "</b>"
+        if clock is not None:
+            head = _("{title} at t={time}s · {nodes} node(s), {pods} pod(s)").format(
+                title=title, time=f"{clock:g}", nodes=len(self.usage), pods=total_pods)
+        else:
+            head = _("{title} · {nodes} node(s), {pods} pod(s)").format(title=title, nodes=len(self.usage),
+                                                                        pods=total_pods)
+        self.header.value = f'<div class="ksched-head">{head}</div>'
         self.table.value = render_section(self._section)
 
     def rows(self) -> list[dict[str, Any]]:

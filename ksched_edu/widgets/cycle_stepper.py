@@ -43,31 +43,48 @@ import ipywidgets as widgets
 
 from ..anchors import upstream
 from ..framework.runtime import Framework
+from ..i18n import N_, _
 from ..trace import PermitEvent, PluginEvent
 from ..viz.readers import (BINDING_POINTS, CYCLE_POINTS, CycleRecord, filter_rows, index_cycles, pick_cycle,
                            recorder_of, score_rows, score_weights)
-from ._html import STYLE, Section, attrs, escape, note, render_section
+from ._html import STYLE, Section, attrs, escape, note, render_section, sentences
 from .source_view import SourceView
 
 PASS, FAIL, NOT_RUN = "✔", "✘", "—"
 REJECTING_CODES = ("Unschedulable", "UnschedulableAndUnresolvable", "Error")
 FRAMEWORK = "(the framework)"  # a status the runtime itself returned, naming no plugin
+# Values of the tables' rows (English, as code reads them; the table shows them with _()).
+HEAD, FEASIBLE = N_("★ head"), N_("feasible")
 
 # One line per point: what it does and the upstream function that runs it.
+# (English, marked for the catalogs; shown with _().)
 POINT_HELP = {
-    "QueueSort": "orders activeQ; Pop takes its head (scheduling_queue.go)",
-    "PreFilter": "prepares data for Filter, may reject early (RunPreFilterPlugins)",
-    "Filter": "can the pod run on this node? (RunFilterPlugins, per node)",
-    "PostFilter": "no node fits: try preemption (RunPostFilterPlugins)",
-    "PreScore": "prepares data for Score (RunPreScorePlugins)",
-    "Score": "rank each feasible node (RunScorePlugins)",
-    "NormalizeScore": "map scores to 0..100, then apply weights (RunScorePlugins)",
-    "Reserve": "book the node's resources for the assumed pod (RunReservePluginsReserve)",
-    "Permit": "approve, deny or wait before binding (RunPermitPlugins)",
-    "PreBind": "work before binding, e.g. volumes (RunPreBindPlugins)",
-    "Bind": "write the binding to the API server (RunBindPlugins)",
-    "PostBind": "informational, after a successful bind (RunPostBindPlugins)",
+    "QueueSort": N_("orders activeQ; Pop takes its head (scheduling_queue.go)"),
+    "PreFilter": N_("prepares data for Filter, may reject early (RunPreFilterPlugins)"),
+    "Filter": N_("can the pod run on this node? (RunFilterPlugins, per node)"),
+    "PostFilter": N_("no node fits: try preemption (RunPostFilterPlugins)"),
+    "PreScore": N_("prepares data for Score (RunPreScorePlugins)"),
+    "Score": N_("rank each feasible node (RunScorePlugins)"),
+    "NormalizeScore": N_("map scores to 0..100, then apply weights (RunScorePlugins)"),
+    "Reserve": N_("book the node's resources for the assumed pod (RunReservePluginsReserve)"),
+    "Permit": N_("approve, deny or wait before binding (RunPermitPlugins)"),
+    "PreBind": N_("work before binding, e.g. volumes (RunPreBindPlugins)"),
+    "Bind": N_("write the binding to the API server (RunBindPlugins)"),
+    "PostBind": N_("informational, after a successful bind (RunPostBindPlugins)"),
 }
+
+# How a cycle ended (outcome()), as a learner reads it; the English words are the trace's.
+OUTCOME_TEXT = {
+    "scheduled": N_("scheduled"), "unschedulable": N_("unschedulable"), "error": N_("error"),
+    "running": N_("running"), "timed out at Permit": N_("timed out at Permit"),
+    "rejected at Permit": N_("rejected at Permit"), "rejected at Reserve": N_("rejected at Reserve"),
+}
+
+
+def outcome_text(ended: str) -> str:
+    """``ended`` (what :func:`outcome` returns) in the course's language."""
+    return _(OUTCOME_TEXT[ended]) if ended in OUTCOME_TEXT else ended
+
 
 # The runtime function (framework/runtime/framework.go) that runs each point's plugins.
 # NormalizeScore has none of its own: RunScorePlugins normalizes and weighs too.
@@ -93,11 +110,13 @@ def render_runtime_link(point: str) -> str:
     anchor = upstream(fn)
     port = escape(fn.__qualname__)
     if anchor is None:
-        return f'<div class="ksched-runtime">Runtime: {port}</div>'
+        return '<div class="ksched-runtime">' + _("Runtime: {port}").format(port=port) + "</div>"
     where = f"{anchor.path.rsplit('/', 1)[-1]}#L{anchor.start}"
-    return (f'<div class="ksched-runtime">Runtime: <a href="{escape(anchor.permalink)}" '
-            f'target="_blank" rel="noopener">{escape(anchor.go)}</a> ({escape(where)}) · port: '
-            f"<code>{port}</code></div>")
+    link = (f'<a href="{escape(anchor.permalink)}" target="_blank" rel="noopener">{escape(anchor.go)}</a>')
+    return ('<div class="ksched-runtime">'
+            + _("Runtime: {go} ({where}) · port: {port}").format(go=link, where=escape(where),
+                                                                 port=f"<code>{port}</code>")
+            + "</div>")
 
 
 @dataclass
@@ -144,7 +163,7 @@ def _state_section(record: CycleRecord, point: str) -> Optional[Section]:
     state = record.states.get(point)
     if state is None:
         return None
-    s = Section(f"CycleState after {point}", ["key", "value"])
+    s = Section(_("CycleState after {point}").format(point=point), ["key", "value"])
     for key, summary in state.entries:
         s.add({"key": key, "value": summary})
     return s
@@ -177,52 +196,55 @@ def cycle_label(record: CycleRecord) -> str:
 def _not_reached(record: CycleRecord, point: str) -> str:
     ended = outcome(record)
     if ended == "running":
-        return f"{point} has not run: the cycle had not ended when the trace was read."
+        return _("{point} has not run: the cycle had not ended when the trace was read.").format(point=point)
     if ended == "scheduled":
-        return f"{point} did not run in this cycle."
-    return f"Not reached: the cycle ended before {point} ({ended})."
+        return _("{point} did not run in this cycle.").format(point=point)
+    return _("Not reached: the cycle ended before {point} ({outcome}).").format(point=point,
+                                                                              outcome=outcome_text(ended))
 
 
 def _queue_sort(r: CycleRecord) -> PointView:
     pod = r.summary.pod
-    s = Section("activeQ when the pod was popped", ["pod", "in activeQ since (s)", "popped"])
+    s = Section(_("activeQ when the pod was popped"), ["pod", "in activeQ since (s)", "popped"])
     if r.pop is None:
-        return PointView("QueueSort", False, note=f"The trace holds no pop of {pod} for this cycle.")
+        return PointView("QueueSort", False, note=_("The trace holds no pop of {pod} for this cycle.").format(pod=pod))
     since = dict(r.active_at_pop)
-    s.add({"pod": pod, "in activeQ since (s)": since.get(pod, r.pop.time), "popped": "★ head"}, "ksched-winner")
+    s.add({"pod": pod, "in activeQ since (s)": since.get(pod, r.pop.time), "popped": HEAD}, "ksched-winner",
+          shown={"popped": _(HEAD)})
     for other, t in r.active_at_pop:
         if other != pod:
             s.add({"pod": other, "in activeQ since (s)": t, "popped": ""})
-    text = (f"The profile's QueueSort plugin (PrioritySort by default: higher priority first, then the earlier "
-            f"arrival) keeps activeQ in order; Pop took {pod} from its head at t={r.pop.time:g}s.")
+    text = _("The profile's QueueSort plugin (PrioritySort by default: higher priority first, then the earlier "
+             "arrival) keeps activeQ in order; Pop took {pod} from its head at t={time}s.").format(
+                 pod=pod, time=f"{r.pop.time:g}")
     if len(s.rows) > 1:
-        text += " The other pods (in the order they arrived) wait for later cycles."
+        text = sentences(text, _("The other pods (in the order they arrived) wait for later cycles."))
     return PointView("QueueSort", True, note=text, sections=[s])
 
 
 def _pre_point(r: CycleRecord, point: str) -> PointView:
     calls = r.calls(point)
-    sections = [_plugin_section(f"{point} plugins", calls)] if calls else []
+    sections = [_plugin_section(_("{point} plugins").format(point=point), calls)] if calls else []
     state = _state_section(r, point)
     if state is not None:
         sections.append(state)
     if not calls and state is None:
         if point == "PreScore" and r.summary.outcome == "scheduled" and r.summary.feasible_nodes == 1:
-            text = ("Skipped: only one node passed Filter, so schedulePod takes it without scoring "
-                    "(PreScore, Score and NormalizeScore do not run).")
+            text = _("Skipped: only one node passed Filter, so schedulePod takes it without scoring "
+                     "(PreScore, Score and NormalizeScore do not run).")
         else:
             text = _not_reached(r, point)
         return PointView(point, False, note=text)
     failed = _failed(calls)
     if failed:
-        text = f"{point} rejected the pod: " + "; ".join(r for e in calls if e.code in REJECTING_CODES
-                                                            for r in e.reasons)
+        text = _("{point} rejected the pod: {reasons}").format(
+            point=point, reasons="; ".join(r for e in calls if e.code in REJECTING_CODES for r in e.reasons))
     elif point == "PreFilter":
-        text = ("PreFilter plugins compute what their Filter needs once per cycle and keep it in the "
-                "CycleState; Skip means the plugin has nothing to check for this pod, so its Filter is skipped.")
+        text = _("PreFilter plugins compute what their Filter needs once per cycle and keep it in the "
+                 "CycleState; Skip means the plugin has nothing to check for this pod, so its Filter is skipped.")
     else:
-        text = ("PreScore plugins compute what their Score needs once per cycle and keep it in the CycleState; "
-                "Skip means the plugin's Score is skipped for this pod.")
+        text = _("PreScore plugins compute what their Score needs once per cycle and keep it in the CycleState; "
+                 "Skip means the plugin's Score is skipped for this pod.")
     return PointView(point, True, failed, text, sections)
 
 
@@ -231,9 +253,10 @@ def _filter(r: CycleRecord) -> PointView:
     if not rows:
         pre = r.calls("PreFilter")
         if _failed(pre):
-            return PointView("Filter", False, note="Not run: PreFilter rejected the pod, so no node was filtered.")
+            return PointView("Filter", False,
+                             note=_("Not run: PreFilter rejected the pod, so no node was filtered."))
         return PointView("Filter", False, note=_not_reached(r, "Filter"))
-    s = Section("Filter: node × plugin", ["node"] + plugins + ["verdict", "chosen"])
+    s = Section(_("Filter: node × plugin"), ["node"] + plugins + ["verdict", "chosen"])
     for row in rows:
         values: dict[str, Any] = {"node": row.node}
         cells: dict[str, str] = {}
@@ -241,22 +264,23 @@ def _filter(r: CycleRecord) -> PointView:
         for p in plugins:
             e = row.calls.get(p)
             if e is None:
-                values[p], cells[p], titles[p] = NOT_RUN, "ksched-notrun", "not run: an earlier plugin rejected"
+                values[p], cells[p], titles[p] = NOT_RUN, "ksched-notrun", _("not run: an earlier plugin rejected")
             elif e.code == "Success":
                 values[p] = PASS
             else:
                 values[p] = f"{FAIL} " + ("; ".join(e.reasons) or e.code)
                 cells[p], titles[p] = "ksched-rejected", e.code
-        values["verdict"] = "feasible" if row.feasible else row.code
+        values["verdict"] = FEASIBLE if row.feasible else row.code
+        shown = {"verdict": _(FEASIBLE)} if row.feasible else None
         if not row.feasible:
             cells["verdict"] = "ksched-rejected"
         values["chosen"] = "★" if row.node == r.winner else ""
         s.add(values, "ksched-winner" if row.node == r.winner else ("" if row.feasible else "ksched-rejected-row"),
-              cells, titles)
+              cells, titles, shown)
     feasible = sum(1 for row in rows if row.feasible)
-    text = (f"{feasible} of {len(rows)} filtered node(s) passed. Nodes are listed in the order they were "
-            f"filtered (from the rotating start index); a node's filtering stops at its first rejection "
-            f"({NOT_RUN} = not run).")
+    text = _("{feasible} of {filtered} filtered node(s) passed. Nodes are listed in the order they were "
+             "filtered (from the rotating start index); a node's filtering stops at its first rejection "
+             "({not_run} = not run).").format(feasible=feasible, filtered=len(rows), not_run=NOT_RUN)
     return PointView("Filter", True, feasible == 0, text, [s])
 
 
@@ -265,27 +289,28 @@ def _post_filter(r: CycleRecord) -> PointView:
     if not calls:
         if r.summary.outcome == "scheduled":
             return PointView("PostFilter", False,
-                             note="Not run: a node passed Filter, so there is nothing to preempt for.")
+                             note=_("Not run: a node passed Filter, so there is nothing to preempt for."))
         return PointView("PostFilter", False, note=_not_reached(r, "PostFilter"))
-    sections = [_plugin_section("PostFilter plugins", calls)]
+    sections = [_plugin_section(_("{point} plugins").format(point="PostFilter"), calls)]
     p = r.preemption
-    text = "No node passed Filter, so the PostFilter plugins (preemption) ran."
+    text = _("No node passed Filter, so the PostFilter plugins (preemption) ran.")
     if p is not None:
-        s = Section("Preemption candidates", ["node", "victims", "pdb violations", "highest priority",
+        s = Section(_("Preemption candidates"), ["node", "victims", "pdb violations", "highest priority",
                                               "sum of priorities", "earliest start", "chosen"])
         for row in p.rows():
             shown = dict(row, chosen="★" if row["chosen"] else "")
             s.add(shown, "ksched-winner" if row["chosen"] else "")
         sections.append(s)
         if p.nominated_node:
-            text += (f" DefaultPreemption nominated {p.nominated_node} ({p.decided_by}) and evicts "
-                     f"{', '.join(p.victims)}.")
+            text = sentences(text, _("DefaultPreemption nominated {node} ({rule}) and evicts {victims}.").format(
+                node=p.nominated_node, rule=p.decided_by, victims=", ".join(p.victims)))
         elif p.message:
-            text += f" {p.message}"
+            text = sentences(text, p.message)
     if r.dry_run:
         nodes = sorted({e.node for e in r.dry_run})
-        text += (f" Its dry run called the Filter plugins {len(r.dry_run)} more times, on copies of "
-                 f"{', '.join(nodes)} with victims removed; those calls are not in the Filter table.")
+        text = sentences(text, _("Its dry run called the Filter plugins {count} more times, on copies of {nodes} "
+                                 "with victims removed; those calls are not in the Filter table.").format(
+                                     count=len(r.dry_run), nodes=", ".join(nodes)))
     return PointView("PostFilter", True, _failed(calls), text, sections)
 
 
@@ -297,13 +322,13 @@ def _score(r: CycleRecord, normalized: bool) -> PointView:
         return PointView(point, False, note=pv.note if not pv.ran else _not_reached(r, point))
     weights = score_weights(plugins, rows)
     cols = ["node"] + plugins + (["total"] if normalized else []) + ["chosen"]
-    s = Section("Normalized → weighted scores" if normalized else "Raw scores (as each Score returned)", cols)
+    s = Section(_("Normalized → weighted scores") if normalized else _("Raw scores (as each Score returned)"), cols)
     for row in rows:
         values: dict[str, Any] = {"node": row.node, "chosen": "★" if row.node == r.winner else ""}
         titles: dict[str, str] = {}
         for p in plugins:
-            titles[p] = (f"raw {row.raw[p]}, normalized {row.normalized[p]}, weight {weights[p] or '?'}, "
-                         f"weighted {row.weighted[p]}")
+            titles[p] = _("raw {raw}, normalized {normalized}, weight {weight}, weighted {weighted}").format(
+                raw=row.raw[p], normalized=row.normalized[p], weight=weights[p] or "?", weighted=row.weighted[p])
             values[p] = f"{row.normalized[p]} → {row.weighted[p]}" if normalized else row.raw[p]
         if normalized:
             values["total"] = row.total
@@ -313,13 +338,13 @@ def _score(r: CycleRecord, normalized: bool) -> PointView:
     s.headers = headers
     if normalized:
         top = max(row.total for row in rows)
-        text = (f"Each plugin's NormalizeScore maps its raw scores to 0..100, then the runtime multiplies by the "
-                f"plugin's weight. The highest total ({top}) wins; selectHost breaks ties at random with the "
-                f"scheduler's seeded generator.")
+        text = _("Each plugin's NormalizeScore maps its raw scores to 0..100, then the runtime multiplies by the "
+                 "plugin's weight. The highest total ({top}) wins; selectHost breaks ties at random with the "
+                 "scheduler's seeded generator.").format(top=top)
         if r.winner:
-            text += f" Chosen: {r.winner}."
+            text = sentences(text, _("Chosen: {node}.").format(node=r.winner))
     else:
-        text = "Each Score plugin rates every feasible node; these are the raw values, before NormalizeScore."
+        text = _("Each Score plugin rates every feasible node; these are the raw values, before NormalizeScore.")
     return PointView(point, True, False, text, [s])
 
 
@@ -330,14 +355,17 @@ def _reserve(r: CycleRecord) -> PointView:
         return PointView("Reserve", False, note=_not_reached(r, "Reserve"))
     text = ""
     if assume is not None:
-        text = (f"The pod was assumed on {assume.node} in the scheduler cache at t={assume.time:g}s, before "
-                f"binding (optimistic binding); Reserve plugins book what they need for it.")
+        text = _("The pod was assumed on {node} in the scheduler cache at t={time}s, before binding (optimistic "
+                 "binding); Reserve plugins book what they need for it.").format(node=assume.node,
+                                                                                time=f"{assume.time:g}")
     forget = r.bind_event("forget")
     if forget is not None:
-        text += f" Later the cache forgot it (t={forget.time:g}s) and Unreserve ran in reverse order."
-    sections = [_plugin_section("Reserve plugins", calls, call_column=True, node=True)] if calls else []
+        text = sentences(text, _("Later the cache forgot it (t={time}s) and Unreserve ran in reverse order.").format(
+            time=f"{forget.time:g}"))
+    sections = ([_plugin_section(_("{point} plugins").format(point="Reserve"), calls, call_column=True, node=True)]
+                if calls else [])
     if not calls:
-        text += " No Reserve plugin is enabled in this profile."
+        text = sentences(text, _("No {point} plugin is enabled in this profile.").format(point="Reserve"))
     return PointView("Reserve", True, _failed(r.calls("Reserve")), text.strip(), sections)
 
 
@@ -345,13 +373,13 @@ def _permit(r: CycleRecord) -> PointView:
     calls = r.calls("Permit")
     if not calls:
         if r.bind_event("assume") is not None and not _failed(r.calls("Reserve")):
-            return PointView("Permit", True, note="No Permit plugin is enabled in this profile: the pod is "
-                                                  "allowed and goes on to the binding cycle.")
+            return PointView("Permit", True, note=_("No Permit plugin is enabled in this profile: the pod is "
+                                                    "allowed and goes on to the binding cycle."))
         return PointView("Permit", False, note=_not_reached(r, "Permit"))
-    text = "Permit plugins approve the pod, reject it, or make it wait (Wait) before the binding cycle."
-    sections = [_plugin_section("Permit plugins", calls, node=True)]
+    text = _("Permit plugins approve the pod, reject it, or make it wait (Wait) before the binding cycle.")
+    sections = [_plugin_section(_("{point} plugins").format(point="Permit"), calls, node=True)]
     if r.permits:
-        text += " " + _wait_story(r)
+        text = sentences(text, _wait_story(r))
         sections.append(_wait_section(r))
     failed = _failed(calls) or _wait_refused(r) is not None
     return PointView("Permit", True, failed, text, sections)
@@ -363,17 +391,20 @@ def _wait_story(r: CycleRecord) -> str:
     end = next((p for p in r.permits if p.kind != "wait"), None)
     if wait is None:
         return ""
-    text = (f"The pod waited on {wait.node} from t={wait.time:g}s for {', '.join(wait.plugins)} "
-            f"(its timer would end the wait at t={wait.deadline:g}s)")
+    text = _("The pod waited on {node} from t={time}s for {plugins} (its timer would end the wait at "
+             "t={deadline}s)").format(node=wait.node, time=f"{wait.time:g}", plugins=", ".join(wait.plugins),
+                                      deadline=f"{wait.deadline:g}")
     if end is None:
-        return text + " and was still waiting when the trace was read."
-    verdict = {"allowed": "was allowed", "rejected": "was rejected", "timeout": "timed out"}[end.kind]
-    text += f"; at t={end.time:g}s it {verdict}"
-    return text + (f": {end.message}." if end.message else ".")
+        return _("{wait} and was still waiting when the trace was read.").format(wait=text)
+    ended = {"allowed": _("{wait}; at t={time}s it was allowed"), "rejected": _("{wait}; at t={time}s it was rejected"),
+             "timeout": _("{wait}; at t={time}s it timed out")}[end.kind]
+    text = ended.format(wait=text, time=f"{end.time:g}")
+    return (_("{story}: {message}.").format(story=text, message=end.message) if end.message
+            else _("{story}.").format(story=text))
 
 
 def _wait_section(r: CycleRecord) -> Section:
-    s = Section("Waiting at Permit", ["time (s)", "event", "node", "plugins", "message"])
+    s = Section(_("Waiting at Permit"), ["time (s)", "event", "node", "plugins", "message"])
     for p in r.permits:
         row = {"time (s)": p.time, "event": p.kind, "node": p.node, "plugins": ", ".join(p.plugins),
                "message": p.message}
@@ -390,27 +421,29 @@ def _binding(r: CycleRecord, point: str) -> PointView:
                "PostBind": bound is not None}[point]
     if not calls:
         if reached:
-            return PointView(point, True, note=f"No {point} plugin is enabled in this profile.")
+            return PointView(point, True, note=_("No {point} plugin is enabled in this profile.").format(point=point))
         if _wait_refused(r) is not None:
-            return PointView(point, False, note=f"Not reached: the pod's wait at Permit ended without an allow "
-                                                f"({outcome(r)}); the binding cycle unreserved it.")
+            return PointView(point, False, note=_("Not reached: the pod's wait at Permit ended without an allow "
+                                                  "({outcome}); the binding cycle unreserved it.").format(
+                                                      outcome=outcome_text(outcome(r))))
         if r.summary.outcome == "scheduled" and not started and forget is None:
             if r.permits and all(p.kind == "wait" for p in r.permits):
-                return PointView(point, False, note="Not reached yet: the pod is still waiting at Permit "
-                                                    "(run the simulation further, then refresh()).")
-            return PointView(point, False, note="The binding cycle has not run yet: it runs later on the "
-                                                "virtual clock (run the simulation further, then refresh()).")
+                return PointView(point, False, note=_("Not reached yet: the pod is still waiting at Permit "
+                                                      "(run the simulation further, then refresh())."))
+            return PointView(point, False, note=_("The binding cycle has not run yet: it runs later on the "
+                                                  "virtual clock (run the simulation further, then refresh())."))
         if forget is not None and r.summary.outcome == "scheduled":
-            return PointView(point, False, note=f"Not reached: the pod's binding failed and the cache forgot it "
-                                                f"at t={forget.time:g}s.")
+            return PointView(point, False, note=_("Not reached: the pod's binding failed and the cache forgot it "
+                                                  "at t={time}s.").format(time=f"{forget.time:g}"))
         return PointView(point, False, note=_not_reached(r, point))
-    text = {"PreBind": "The binding cycle runs after the scheduling cycle, later on the virtual clock.",
-            "Bind": "Bind plugins run in order until one handles the pod; DefaultBinder writes the binding.",
-            "PostBind": "PostBind plugins are told about a successful bind; they cannot fail it."}[point]
+    text = {"PreBind": _("The binding cycle runs after the scheduling cycle, later on the virtual clock."),
+            "Bind": _("Bind plugins run in order until one handles the pod; DefaultBinder writes the binding."),
+            "PostBind": _("PostBind plugins are told about a successful bind; they cannot fail it.")}[point]
     if point == "Bind" and bound is not None:
-        text += f" The pod was bound to {bound.node} at t={bound.time:g}s."
+        text = sentences(text, _("The pod was bound to {node} at t={time}s.").format(node=bound.node,
+                                                                                    time=f"{bound.time:g}"))
     return PointView(point, True, _failed(calls), text,
-                     [_plugin_section(f"{point} plugins", calls, node=True, time=True)])
+                     [_plugin_section(_("{point} plugins").format(point=point), calls, node=True, time=True)])
 
 
 _BUILDERS = {
@@ -441,14 +474,15 @@ def render_strip(views: dict[str, PointView], current: str) -> str:
         if point == current:
             cls.append("ksched-current")
         extra = attrs(aria_current="step") if point == current else ""
-        items.append(f'<span{attrs(class_=" ".join(cls), data_point=point, title=POINT_HELP[point])}{extra}>'
+        items.append(f'<span{attrs(class_=" ".join(cls), data_point=point, title=_(POINT_HELP[point]))}{extra}>'
                      f"{escape(point)}</span>")
     return '<div class="ksched-strip">' + "".join(items) + "</div>"
 
 
 def render_view(view: PointView, cycle: int) -> str:
     body = [f'<div{attrs(class_="ksched-point-view", data_point=view.point, data_cycle=cycle)}>',
-            f'<div class="ksched-head"><b>{escape(view.point)}</b>: {escape(POINT_HELP[view.point])}</div>',
+            '<div class="ksched-head">' + _("<b>{point}</b>: {help}").format(
+                point=escape(view.point), help=escape(_(POINT_HELP[view.point]))) + "</div>",
             render_runtime_link(view.point), note(view.note)]
     for s in view.sections:
         body.append(render_section(s))
@@ -460,15 +494,23 @@ def render_header(record: CycleRecord, cycle_count: int) -> str:
     sm = record.summary
     ended = outcome(record)
     if ended.startswith("rejected"):
-        end = escape(ended) + f" on {escape(record.bind_event('forget').node)}"
+        end = _("{outcome} on {node}").format(outcome=escape(outcome_text(ended)),
+                                              node=escape(record.bind_event('forget').node))
     elif sm.outcome == "scheduled":
-        end = f"scheduled on <b>{escape(sm.node)}</b>"
         if sm.evaluated_nodes:
-            end += f" ({sm.evaluated_nodes} node(s) evaluated, {sm.feasible_nodes} feasible)"
+            end = _("scheduled on <b>{node}</b> ({evaluated} node(s) evaluated, {feasible} feasible)").format(
+                node=escape(sm.node), evaluated=sm.evaluated_nodes, feasible=sm.feasible_nodes)
+        else:
+            end = _("scheduled on <b>{node}</b>").format(node=escape(sm.node))
+    elif sm.message:
+        end = _("{outcome}: {message}").format(outcome=escape(outcome_text(sm.outcome)), message=escape(sm.message))
     else:
-        end = escape(sm.outcome) + (f": {escape(sm.message)}" if sm.message else "")
-    return (f'<div class="ksched-head">Cycle <b>#{sm.cycle}</b> of {cycle_count} · pod <b>{escape(sm.pod)}</b> · '
-            f"profile {escape(sm.profile)} · t={sm.time:g}s · {end}</div>")
+        end = escape(outcome_text(sm.outcome))
+    head = _("Cycle <b>#{cycle}</b> of {count} · pod <b>{pod}</b> · profile {profile} · t={time}s · {end}")
+    return ('<div class="ksched-head">'
+            + head.format(cycle=sm.cycle, count=cycle_count, pod=escape(sm.pod), profile=escape(sm.profile),
+                          time=f"{sm.time:g}", end=end)
+            + "</div>")
 
 
 # --- what every stepping widget shares ------------------------------------------------------
@@ -580,16 +622,17 @@ class CycleStepper(StepView, widgets.VBox):
         self.strip.add_class("ksched-strip-widget")
         self.table = widgets.HTML()
         self.table.add_class("ksched-table")
-        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first extension point")
-        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous extension point")
-        self.next_button = widgets.Button(description="Next ▶", tooltip="Next extension point")
+        self.reset_button = widgets.Button(description=_("⟲ Reset"), tooltip=_("Back to the first extension point"))
+        self.prev_button = widgets.Button(description=_("◀ Prev"), tooltip=_("Previous extension point"))
+        self.next_button = widgets.Button(description=_("Next ▶"), tooltip=_("Next extension point"))
         self.play = widgets.Play(value=0, min=0, max=len(CYCLE_POINTS) - 1, step=1, interval=interval_ms,
-                                 repeat=False, description="Play", tooltip="Play through the extension points")
+                                 repeat=False, description=_("Play"), tooltip=_("Play through the extension points"))
         self.point_dropdown = widgets.Dropdown(options=list(CYCLE_POINTS), value=CYCLE_POINTS[0],
-                                               description="Jump to", layout=widgets.Layout(width="230px"))
-        self.cycle_dropdown = widgets.Dropdown(description="Cycle", layout=widgets.Layout(width="330px"))
-        self.source_button = widgets.ToggleButton(value=False, description="Python ⇄ Go",
-                                                  tooltip="Show the runtime function of this point, Python beside Go")
+                                               description=_("Jump to"), layout=widgets.Layout(width="230px"))
+        self.cycle_dropdown = widgets.Dropdown(description=_("Cycle"), layout=widgets.Layout(width="330px"))
+        self.source_button = widgets.ToggleButton(
+            value=False, description=_("Python ⇄ Go"),
+            tooltip=_("Show the runtime function of this point, Python beside Go"))
         self.source = widgets.VBox()
         self.source.add_class("ksched-stepper-source")
         self.reset_button.on_click(lambda _: self.reset())

@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..anchors import K8S, SCHEDULER_PLUGINS, Anchor
+from ..i18n import _
+from ._html import sentences
 
 # The short names of the two repositories most anchors name; every repository also has its long one.
 CHECKOUT_VARS = {K8S: "KSCHED_EDU_K8S_SRC", SCHEDULER_PLUGINS: "KSCHED_EDU_SCHEDULER_PLUGINS_SRC"}
@@ -88,8 +90,8 @@ def _offline() -> bool:
 
 
 def _where_else(anchor: Anchor) -> str:
-    var, _ = _checkout(anchor.repo)
-    return f"Set {var} to a local checkout, or read it at {anchor.permalink}"
+    var, _root = _checkout(anchor.repo)
+    return _("Set {var} to a local checkout, or read it at {permalink}").format(var=var, permalink=anchor.permalink)
 
 
 def _slice(text: str, anchor: Anchor) -> list[str]:
@@ -104,8 +106,8 @@ def _short_go_name(go: str) -> str:
 def _version_warning(lines: list[str], anchor: Anchor) -> str:
     head = "\n".join(lines[:4])
     if lines and _short_go_name(anchor.go) not in head:
-        return (f" Lines {anchor.start}-{anchor.end} there do not name {anchor.go}: "
-                f"is the checkout at {anchor.ref}?")
+        return _("Lines {start}-{end} there do not name {go}: is the checkout at {ref}?").format(
+            start=anchor.start, end=anchor.end, go=anchor.go, ref=anchor.ref)
     return ""
 
 
@@ -117,7 +119,10 @@ def _from_checkout(anchor: Anchor) -> Optional[GoSource]:
     if not path.is_file():
         return None
     lines = _slice(path.read_text(encoding="utf-8", errors="replace"), anchor)
-    status = f"Read from {var} ({path}).{_version_warning(lines, anchor)}"
+    status = _("Read from {var} ({path}).").format(var=var, path=path)
+    warning = _version_warning(lines, anchor)
+    if warning:
+        status = sentences(status, warning)
     return GoSource(lines, status, "checkout")
 
 
@@ -126,7 +131,7 @@ def _from_cache(anchor: Anchor) -> Optional[GoSource]:
     if not path.is_file():
         return None
     lines = _slice(path.read_text(encoding="utf-8", errors="replace"), anchor)
-    return GoSource(lines, f"Read from the cache ({path}).", "cache")
+    return GoSource(lines, _("Read from the cache ({path}).").format(path=path), "cache")
 
 
 def _in_browser() -> bool:
@@ -150,9 +155,9 @@ def _browser_fetch(url: str, timeout: float) -> str:
     except Exception as err:  # noqa: BLE001 - a JsException, or a kernel without XMLHttpRequest
         text = f"{getattr(err, 'name', '')} {err}"
         if "Timeout" in text or "timed out" in text:
-            raise OSError(f"no answer within {timeout:g} s") from None
+            raise OSError(_("no answer within {seconds} s").format(seconds=f"{timeout:g}")) from None
         if "NetworkError" in text:
-            raise OSError("the browser could not reach it: offline?") from None
+            raise OSError(_("the browser could not reach it: offline?")) from None
         raise OSError(f"{type(err).__name__}: {err}".splitlines()[0]) from None
     if request.status != 200:
         raise OSError(f"HTTP {request.status}")
@@ -171,15 +176,16 @@ def _download(anchor: Anchor) -> GoSource:
         except (urllib.error.URLError, OSError, ValueError) as err:
             _FAILED_FETCHES[url] = str(getattr(err, "reason", err))
     if url in _FAILED_FETCHES:
-        return GoSource(None, f"Go source not shown: {url} could not be fetched ({_FAILED_FETCHES[url]}). "
-                              f"{_where_else(anchor)}", "unavailable")
+        failed = _("Go source not shown: {url} could not be fetched ({reason}).").format(
+            url=url, reason=_FAILED_FETCHES[url])
+        return GoSource(None, sentences(failed, _where_else(anchor)), "unavailable")
     path = cached_file(anchor)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
-        where = f"Fetched from {url}; cached in {path}."
+        where = _("Fetched from {url}; cached in {path}.").format(url=url, path=path)
     except OSError as err:
-        where = f"Fetched from {url} (not cached: {err.strerror or err})."
+        where = _("Fetched from {url} (not cached: {reason}).").format(url=url, reason=err.strerror or err)
     return GoSource(_slice(text, anchor), where, "download")
 
 
@@ -190,9 +196,8 @@ def go_source(anchor: Anchor) -> GoSource:
         if found is not None:
             return found
     if _offline():
-        found = GoSource(None, f"Go source not shown: KSCHED_EDU_OFFLINE is set and the file is not in the cache. "
-                               f"{_where_else(anchor)}",
-                         "unavailable")
+        found = GoSource(None, sentences(_("Go source not shown: KSCHED_EDU_OFFLINE is set and the file is not in "
+                                           "the cache."), _where_else(anchor)), "unavailable")
     else:
         found = _download(anchor)
     return _with_checkout_note(found, anchor)
@@ -203,4 +208,5 @@ def _with_checkout_note(found: GoSource, anchor: Anchor) -> GoSource:
     var, root = _checkout(anchor.repo)
     if not root:
         return found
-    return GoSource(found.lines, f"{var}={root} has no {anchor.path}. {found.status}", found.origin)
+    missing = _("{var}={root} has no {path}.").format(var=var, root=root, path=anchor.path)
+    return GoSource(found.lines, sentences(missing, found.status), found.origin)

@@ -23,7 +23,7 @@ never runs a plugin or re-applies a rule.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import ipywidgets as widgets
 
@@ -31,23 +31,33 @@ from ..framework.preemption import (CRITERION_FIRST, CRITERION_LATEST_START_TIME
                                     CRITERION_MIN_NUM_PODS, CRITERION_MIN_PDB_VIOLATIONS,
                                     CRITERION_MIN_SUM_PRIORITIES, CRITERION_ONLY_CANDIDATE, DEFAULT_CRITERIA)
 from ..goint import MAX_INT32
+from ..i18n import N_, _
 from ..trace import PreemptionCandidate, PreemptionCriterion, PreemptionEvent
 from ..viz.readers import CycleRecord, index_cycles, recorder_of
 from ._html import STYLE, Section, attrs, escape, note, render_section
-from .cycle_stepper import StepView, control_row
+from .cycle_stepper import StepView, control_row, outcome_text
 
-# What each rule compares (pickOneNodeForPreemption's comments, in our words).
+# What each rule compares (pickOneNodeForPreemption's comments, in our words; shown with _()).
 RULE_HELP = {
-    CRITERION_MIN_PDB_VIOLATIONS: "PodDisruptionBudgets the victims would violate: fewest wins",
-    CRITERION_MIN_HIGHEST_PRIORITY: "priority of the most important victim: lowest wins",
-    CRITERION_MIN_SUM_PRIORITIES: ("sum of the victims' priorities, each plus MaxInt32+1 (shown plain here; "
-                                   "the candidates table has the compared sum): lowest wins"),
-    CRITERION_MIN_NUM_PODS: "number of victims: fewest wins",
-    CRITERION_LATEST_START_TIME: "earliest start among the highest-priority victims: latest wins",
-    CRITERION_FIRST: "every rule tied: the first candidate left wins (upstream: any of them)",
-    CRITERION_ONLY_CANDIDATE: "the dry run found one candidate: SelectCandidate takes it",
+    CRITERION_MIN_PDB_VIOLATIONS: N_("PodDisruptionBudgets the victims would violate: fewest wins"),
+    CRITERION_MIN_HIGHEST_PRIORITY: N_("priority of the most important victim: lowest wins"),
+    CRITERION_MIN_SUM_PRIORITIES: N_("sum of the victims' priorities, each plus MaxInt32+1 (shown plain here; "
+                                     "the candidates table has the compared sum): lowest wins"),
+    CRITERION_MIN_NUM_PODS: N_("number of victims: fewest wins"),
+    CRITERION_LATEST_START_TIME: N_("earliest start among the highest-priority victims: latest wins"),
+    CRITERION_FIRST: N_("every rule tied: the first candidate left wins (upstream: any of them)"),
+    CRITERION_ONLY_CANDIDATE: N_("the dry run found one candidate: SelectCandidate takes it"),
 }
-DECIDED, KEPT, DROPPED, OUT_EARLIER, NOT_NEEDED = "★ decided", "kept", "✘ dropped", "out earlier", "not needed"
+CUSTOM_RULE = N_("a custom score: highest wins")
+# A rule's verdict on the candidate shown, and a victim without a start time. The rows keep these
+# English words (code reads them); the tables show them in the course's language (shown()).
+DECIDED, KEPT, DROPPED, OUT_EARLIER, NOT_NEEDED = (N_("★ decided"), N_("kept"), N_("✘ dropped"), N_("out earlier"),
+                                                   N_("not needed"))
+NOT_STARTED = N_("not started")
+# What a candidate's table lists, in order (its "what" column).
+VICTIMS, PDB_VIOLATIONS, HIGHEST, SUM, EARLIEST, OUTCOME = (
+    N_("victims (evicted in this order)"), N_("PDB violations"), N_("highest victim priority"),
+    N_("sum of victim priorities"), N_("earliest start (highest-priority victims)"), N_("outcome"))
 
 EXTRA_STYLE = """<style>
 .ksched-grid tr.ksched-current-row td {box-shadow: inset 0 2px 0 #1565c0, inset 0 -2px 0 #1565c0;}
@@ -59,13 +69,18 @@ EXTRA_STYLE = """<style>
 def format_start(t: Optional[float]) -> str:
     """A recorded start time as RFC 3339 (UTC); "not started" when the victim has no startTime."""
     if t is None:
-        return "not started"
+        return NOT_STARTED
     return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # pickOneNodeForPreemption adds MaxInt32+1 to every victim's priority before summing.
 SUM_OFFSET = MAX_INT32 + 1
-SUM_COMPARED = "sum compared (each + MaxInt32+1)"
+SUM_COMPARED = N_("sum compared (each + MaxInt32+1)")  # a column's key; shown translated
+
+
+# The English words of this module a table shows translated (see shown()).
+_WORDS = frozenset([*RULE_HELP.values(), CUSTOM_RULE, DECIDED, KEPT, DROPPED, OUT_EARLIER, NOT_NEEDED, NOT_STARTED,
+                    VICTIMS, PDB_VIOLATIONS, HIGHEST, SUM, SUM_COMPARED, EARLIEST, OUTCOME])
 
 
 def compared_sum(c: PreemptionCandidate) -> int:
@@ -94,7 +109,13 @@ def event_label(e: PreemptionEvent) -> str:
     if e.nominated_node:
         return f"#{e.cycle} {e.pod} → {e.nominated_node}"
     text = e.message if len(e.message) <= 60 else e.message[:57] + "..."
-    return f"#{e.cycle} {e.pod}: {text or 'no candidate'}"
+    return f"#{e.cycle} {e.pod}: " + (text or _("no candidate"))
+
+
+def shown(row: dict[str, Any]) -> dict[str, str]:
+    """What the table shows for the cells of ``row`` that hold one of this module's English words:
+    the word in the course's language."""
+    return {col: _(value) for col, value in row.items() if isinstance(value, str) and value in _WORDS}
 
 
 def rules_of(e: PreemptionEvent) -> list[str]:
@@ -106,27 +127,30 @@ def rules_of(e: PreemptionEvent) -> list[str]:
     return rules
 
 
-def fate(e: PreemptionEvent, node: str) -> str:
-    """Why candidate ``node`` won or lost, read off the recorded rules."""
+def fate(e: PreemptionEvent, node: str, *, translated: bool = False) -> str:
+    """Why candidate ``node`` won or lost, read off the recorded rules (in English, or with
+    ``translated`` in the course's language)."""
+    say: Callable[[str], str] = _ if translated else str
     if not e.nominated_node:
-        return "no node was nominated"
+        return say(N_("no node was nominated"))
     if node == e.nominated_node:
-        return f"nominated: {e.decided_by}"
+        return say(N_("nominated: {rule}")).format(rule=e.decided_by)
     for crit in e.criteria:
-        compared = [n for n, _ in crit.scores]
+        compared = [n for n, _score in crit.scores]
         if node in compared and node not in crit.kept:
-            return f"dropped by {crit.name}"
-    return f"tied to the end; {e.decided_by} went to {e.nominated_node}"
+            return say(N_("dropped by {rule}")).format(rule=crit.name)
+    return say(N_("tied to the end; {rule} went to {node}")).format(rule=e.decided_by, node=e.nominated_node)
 
 
 def criteria_section(e: PreemptionEvent, c: Optional[PreemptionCandidate]) -> Section:
     """pickOneNodeForPreemption's rules in order, with what the shown candidate scored under each."""
-    s = Section("pickOneNodeForPreemption: the rules, in order",
+    s = Section(_("pickOneNodeForPreemption: the rules, in order"),
                 ["#", "rule", "compares", "this candidate", "nodes compared", "nodes kept", "verdict"])
     applied = {crit.name: crit for crit in e.criteria}
     for i, rule in enumerate(rules_of(e), start=1):
         crit = applied.get(rule)
-        row: dict[str, Any] = {"#": i, "rule": rule, "compares": RULE_HELP.get(rule, "a custom score: highest wins"),
+        row: dict[str, Any] = {"#": i, "rule": rule,
+                               "compares": RULE_HELP.get(rule, CUSTOM_RULE),
                                "this candidate": candidate_value(c, rule, crit) if c is not None else ""}
         cells: dict[str, str] = {}
         titles: dict[str, str] = {}
@@ -139,16 +163,17 @@ def criteria_section(e: PreemptionEvent, c: Optional[PreemptionCandidate]) -> Se
                 row["verdict"], cells["verdict"] = DROPPED, "ksched-rejected"
             else:
                 row["verdict"], cells["verdict"] = OUT_EARLIER, "ksched-notrun"
-            s.add(row, "ksched-decided", cells)
+            s.add(row, "ksched-decided", cells, shown=shown(row))
             continue
         if crit is None:
             row.update({"nodes compared": "", "nodes kept": "", "verdict": NOT_NEEDED})
-            s.add(row, "ksched-idle-row", {k: "ksched-notrun" for k in s.columns})
+            s.add(row, "ksched-idle-row", {k: "ksched-notrun" for k in s.columns}, shown=shown(row))
             continue
-        compared = [n for n, _ in crit.scores]
+        compared = [n for n, _score in crit.scores]
         row["nodes compared"] = ", ".join(compared)
         row["nodes kept"] = ", ".join(crit.kept)
-        titles["nodes compared"] = "; ".join(f"{n}: score {_number(score)}" for n, score in crit.scores)
+        titles["nodes compared"] = "; ".join(_("{node}: score {score}").format(node=n, score=_number(score))
+                                             for n, score in crit.scores)
         decided = rule == e.decided_by
         if c is None:
             row["verdict"] = DECIDED if decided else ""
@@ -160,44 +185,43 @@ def criteria_section(e: PreemptionEvent, c: Optional[PreemptionCandidate]) -> Se
         else:
             row["verdict"] = DROPPED
             cells["verdict"] = cells["this candidate"] = "ksched-rejected"
-        s.add(row, "ksched-decided" if decided else "", cells, titles)
+        s.add(row, "ksched-decided" if decided else "", cells, titles, shown(row))
     return s
 
 
 def candidates_section(e: PreemptionEvent, current: int) -> Section:
-    s = Section("Candidates, in dry-run order (those violating no PDB first)",
+    s = Section(_("Candidates, in dry-run order (those violating no PDB first)"),
                 ["#", "node", "victims", "count", "pdb violations", "highest priority", "sum of priorities",
                  SUM_COMPARED, "earliest start", "chosen"])
     for i, c in enumerate(e.candidates):
         chosen = c.node == e.nominated_node
-        s.add({"#": i + 1, "node": c.node, "victims": ", ".join(c.victims), "count": len(c.victims),
+        row = {"#": i + 1, "node": c.node, "victims": ", ".join(c.victims), "count": len(c.victims),
                "pdb violations": c.num_pdb_violations, "highest priority": c.highest_priority,
                "sum of priorities": c.sum_priorities, SUM_COMPARED: compared_sum(c),
-               "earliest start": format_start(c.earliest_start_time),
-               "chosen": "★" if chosen else ""},
-              " ".join(cls for cls, on in (("ksched-winner", chosen), ("ksched-current-row", i == current)) if on),
-              {"pdb violations": "ksched-rejected"} if c.num_pdb_violations else None)
+               "earliest start": format_start(c.earliest_start_time), "chosen": "★" if chosen else ""}
+        s.add(row, " ".join(cls for cls, on in (("ksched-winner", chosen), ("ksched-current-row", i == current)) if on),
+              {"pdb violations": "ksched-rejected"} if c.num_pdb_violations else None, shown=shown(row))
     return s
 
 
 def candidate_section(e: PreemptionEvent, c: PreemptionCandidate) -> Section:
-    s = Section(f"Candidate {c.node}", ["what", "value"])
-    s.add({"what": "victims (evicted in this order)", "value": ", ".join(c.victims)})
-    s.add({"what": "PDB violations", "value": c.num_pdb_violations},
-          cells={"value": "ksched-rejected"} if c.num_pdb_violations else None)
-    s.add({"what": "highest victim priority", "value": c.highest_priority})
-    s.add({"what": "sum of victim priorities", "value": c.sum_priorities})
-    s.add({"what": SUM_COMPARED, "value": compared_sum(c)})
-    s.add({"what": "earliest start (highest-priority victims)", "value": format_start(c.earliest_start_time)})
+    s = Section(_("Candidate {node}").format(node=c.node), ["what", "value"])
+    for what, value in ((VICTIMS, ", ".join(c.victims)), (PDB_VIOLATIONS, c.num_pdb_violations),
+                        (HIGHEST, c.highest_priority), (SUM, c.sum_priorities), (SUM_COMPARED, compared_sum(c)),
+                        (EARLIEST, format_start(c.earliest_start_time))):
+        row = {"what": what, "value": value}
+        bad = what == PDB_VIOLATIONS and c.num_pdb_violations
+        s.add(row, cells={"value": "ksched-rejected"} if bad else None, shown=shown(row))
     won = c.node == e.nominated_node
-    s.add({"what": "outcome", "value": fate(e, c.node)}, "ksched-winner" if won else "")
+    s.add({"what": OUTCOME, "value": fate(e, c.node)}, "ksched-winner" if won else "",
+          shown={"what": _(OUTCOME), "value": fate(e, c.node, translated=True)})
     return s
 
 
 def ruled_out_section(e: PreemptionEvent) -> Optional[Section]:
     if not e.node_statuses:
         return None
-    s = Section("Nodes that are no candidate", ["node", "reason"])
+    s = Section(_("Nodes that are no candidate"), ["node", "reason"])
     for node, reason in e.node_statuses:
         s.add({"node": node, "reason": reason}, cells={"reason": "ksched-rejected"})
     return s
@@ -206,21 +230,25 @@ def ruled_out_section(e: PreemptionEvent) -> Optional[Section]:
 def dry_run_note(e: PreemptionEvent) -> str:
     if not e.dry_run:
         return ""
-    return (f"The dry run looked for {e.num_candidates} candidate(s), starting at offset {e.offset} of the nodes "
-            f"where preemption might help, and checked {', '.join(e.dry_run)} in that order.")
+    return _("The dry run looked for {count} candidate(s), starting at offset {offset} of the nodes where "
+             "preemption might help, and checked {nodes} in that order.").format(
+                 count=e.num_candidates, offset=e.offset, nodes=", ".join(e.dry_run))
 
 
 def render_header(e: PreemptionEvent, record: Optional[CycleRecord]) -> str:
-    head = (f'<div class="ksched-head">Preemption for pod <b>{escape(e.pod)}</b> · cycle #{e.cycle} · '
-            f"profile {escape(e.profile)} · t={e.time:g}s · ")
     if e.nominated_node:
-        head += (f"nominated <b>{escape(e.nominated_node)}</b> ({escape(e.decided_by)}), evicts "
-                 f"{escape(', '.join(e.victims))}")
+        result = _("nominated <b>{node}</b> ({rule}), evicts {victims}").format(
+            node=escape(e.nominated_node), rule=escape(e.decided_by), victims=escape(", ".join(e.victims)))
     else:
-        head += escape(e.message or "no candidate")
-    head += "</div>"
+        result = escape(e.message or _("no candidate"))
+    head = _("Preemption for pod <b>{pod}</b> · cycle #{cycle} · profile {profile} · t={time}s · {result}")
+    head = ('<div class="ksched-head">'
+            + head.format(pod=escape(e.pod), cycle=e.cycle, profile=escape(e.profile), time=f"{e.time:g}",
+                          result=result)
+            + "</div>")
     if record is not None and record.summary.message:
-        head += note(f"The cycle ended {record.summary.outcome}: {record.summary.message}")
+        head += note(_("The cycle ended {outcome}: {message}").format(outcome=outcome_text(record.summary.outcome),
+                                                                      message=record.summary.message))
     return head
 
 
@@ -278,10 +306,10 @@ class PreemptionExplorer(StepView, widgets.VBox):
         self.header.add_class("ksched-header")
         self.table = widgets.HTML()
         self.table.add_class("ksched-table")
-        self.prev_button = widgets.Button(description="◀ Prev", tooltip="Previous candidate")
-        self.next_button = widgets.Button(description="Next ▶", tooltip="Next candidate")
+        self.prev_button = widgets.Button(description=_("◀ Prev"), tooltip=_("Previous candidate"))
+        self.next_button = widgets.Button(description=_("Next ▶"), tooltip=_("Next candidate"))
         self.position = widgets.HTML()
-        self.event_dropdown = widgets.Dropdown(description="Attempt", layout=widgets.Layout(width="420px"))
+        self.event_dropdown = widgets.Dropdown(description=_("Attempt"), layout=widgets.Layout(width="420px"))
         self.prev_button.on_click(lambda _: self.prev())
         self.next_button.on_click(lambda _: self.next())
         self.event_dropdown.observe(self._on_event_dropdown, names="value")
@@ -428,9 +456,11 @@ class PreemptionExplorer(StepView, widgets.VBox):
         self.header.value = render_header(e, self._cycles.get(e.cycle))
         n = len(e.candidates)
         c = self.candidate
-        self.position.value = (f'<span class="ksched-head">candidate <b>{self._index + 1}</b> of {n}: '
-                               f"<b>{escape(c.node)}</b></span>" if c is not None
-                               else '<span class="ksched-head">no candidate</span>')
+        self.position.value = ('<span class="ksched-head">'
+                               + (_("candidate <b>{position}</b> of {count}: <b>{node}</b>").format(
+                                   position=self._index + 1, count=n, node=escape(c.node)) if c is not None
+                                  else escape(_("no candidate")))
+                               + "</span>")
         body = [f'<div{attrs(class_="ksched-preemption-view", data_cycle=e.cycle, data_node=c.node if c else None)}>']
         body.append(note(dry_run_note(e)))
         body += [render_section(s) for s in self.sections()]

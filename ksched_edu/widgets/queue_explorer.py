@@ -36,13 +36,16 @@ from typing import Any, Optional
 
 import ipywidgets as widgets
 
+from ..i18n import N_, _
 from ..trace import SKIP_PRE_CHECK, QueueEvent, QueueSkipEvent
 from ..viz.readers import QUEUES, QueueMove, QueueReplay, queue_moves, recorder_of
 from ._html import STYLE, attrs, escape
 from .cycle_stepper import StepView, control_row
 
+# Each lane's heading (upstream's names for the queue's parts; the others shown with _()).
 LANE_TITLES = {"activeQ": "activeQ", "backoffQ": "backoffQ", "unschedulable": "unschedulablePods",
-               "inFlight": "in flight", "bound": "bound"}
+               "inFlight": N_("in flight"), "bound": N_("bound")}
+_NAMES = {"activeQ", "backoffQ", "unschedulablePods"}  # upstream's field names: never translated
 LOG_LINES = 6
 # Styles of this view only: the backoff end under a pod, a skipped move in the log.
 EXTRA_STYLE = """<style>
@@ -110,12 +113,12 @@ class QueueExplorer(StepView, widgets.VBox):
         self.move_html = widgets.HTML()
         self.move_html.add_class("ksched-move")
         self.log_html = widgets.HTML()
-        self.reset_button = widgets.Button(description="⟲ Reset", tooltip="Back to the first moment")
-        self.step_button = widgets.Button(description="Step ▶", tooltip="Apply the next recorded move")
+        self.reset_button = widgets.Button(description=_("⟲ Reset"), tooltip=_("Back to the first moment"))
+        self.step_button = widgets.Button(description=_("Step ▶"), tooltip=_("Apply the next recorded move"))
         self.play = widgets.Play(value=cursor, min=0, max=len(self.replay), step=1, interval=interval_ms,
-                                 repeat=False, description="Play", tooltip="Play the moves")
+                                 repeat=False, description=_("Play"), tooltip=_("Play the moves"))
         self.time_slider = widgets.SelectionSlider(options=[(f"{t:g}s", t) for t in self._times],
-                                                   value=self._times[0], description="time",
+                                                   value=self._times[0], description=_("time"),
                                                    continuous_update=False,
                                                    layout=widgets.Layout(width="420px"))
         self.reset_button.on_click(lambda _: self.reset())
@@ -254,25 +257,32 @@ class QueueExplorer(StepView, widgets.VBox):
             lanes[queue].append((pod, phase, since))
         out = ['<div class="ksched-board">']
         for q in QUEUES:
-            out.append(f'<div{attrs(class_="ksched-lane", data_queue=q)}><h4>{escape(LANE_TITLES[q])} '
+            title = LANE_TITLES[q] if LANE_TITLES[q] in _NAMES else _(LANE_TITLES[q])
+            out.append(f'<div{attrs(class_="ksched-lane", data_queue=q)}><h4>{escape(title)} '
                        f"({len(lanes[q])})</h4>")
             for pod, phase, since in lanes[q]:
                 moved = last is not None and last.pod == pod
                 label = pod + (f" · {phase}" if q == "inFlight" else "")
                 cls = "ksched-pod ksched-moved" if moved else "ksched-pod"
                 until = self._backoff_end(pod, since) if q == "backoffQ" else None
-                title = f"here since t={since:g}s" + (f"; backoff until t={until:g}s" if until is not None else "")
+                if until is not None:
+                    title = _("here since t={since}s; backoff until t={until}s").format(since=f"{since:g}",
+                                                                                       until=f"{until:g}")
+                else:
+                    title = _("here since t={since}s").format(since=f"{since:g}")
                 out.append(f'<span{attrs(class_=cls, data_pod=pod, title=title)}>'
                            f"{escape(label)}</span>")
                 if until is not None:
                     out.append(f'<span{attrs(class_="ksched-until", data_pod=pod)}>'
-                               f"backoff until t={until:g}s</span>")
+                               + escape(_("backoff until t={until}s").format(until=f"{until:g}")) + "</span>")
             out.append("</div>")
         out.append("</div>")
         self.board.value = "".join(out)
-        self.header.value = (f'<div class="ksched-head">t = <b>{self.time:g}s</b> · move {self._cursor} of '
-                             f"{len(self.replay)}</div>")
-        last_text = escape(str(last)) if last is not None else "(no move yet)"
+        self.header.value = ('<div class="ksched-head">'
+                             + _("t = <b>{time}s</b> · move {move} of {count}").format(
+                                 time=f"{self.time:g}", move=self._cursor, count=len(self.replay))
+                             + "</div>")
+        last_text = escape(str(last)) if last is not None else escape(_("(no move yet)"))
         self.move_html.value = f'<div class="ksched-log"><span class="ksched-last">{last_text}</span></div>'
         lines = [f'<span class="ksched-skip">{escape(text)}</span>' if skip else escape(text)
                  for text, skip in self._log_entries()]

@@ -38,6 +38,7 @@ from pygments.lexers import GoLexer, PythonLexer
 from pygments.styles.default import DefaultStyle
 
 from ..anchors import Anchor, Plumbing, record_of
+from ..i18n import _
 from ._html import escape
 from .go_source import GoSource, go_source
 
@@ -95,7 +96,7 @@ def python_source(obj: Any, max_lines: int = MAX_PYTHON_LINES) -> tuple[list[str
     if inspect.isclass(obj):
         lines = _declaration_and_fields(obj, lines)
     if len(lines) > max_lines:
-        lines = lines[:max_lines] + [f"# … {len(lines) - max_lines} more lines"]
+        lines = lines[:max_lines] + ["# " + _("… {count} more lines").format(count=len(lines) - max_lines)]
     path = Path(inspect.getsourcefile(inspect.unwrap(obj)) or "?")
     parts = path.parts
     name = "/".join(parts[parts.index("ksched_edu"):]) if "ksched_edu" in parts else path.name
@@ -121,9 +122,9 @@ def _declaration_and_fields(cls: type, lines: list[str]) -> list[str]:
                or name == "__init__"]
     if methods:
         kept.append("")
+        head = _("methods (each beside its Go: SourceView({cls}.name)):").format(cls=cls.__name__)
         kept.extend(textwrap.wrap(", ".join(methods), width=96, break_on_hyphens=False,
-                                  initial_indent=f"{indent}# methods (each beside its Go: SourceView({cls.__name__}.name)): ",
-                                  subsequent_indent=f"{indent}#   "))
+                                  initial_indent=f"{indent}# {head} ", subsequent_indent=f"{indent}#   "))
     return kept
 
 
@@ -154,7 +155,7 @@ class SourceView(widgets.HTML):
     @property
     def go_status(self) -> str:
         if isinstance(self.record, Plumbing):
-            return f"No Go counterpart: {self.record.reason}."
+            return _("No Go counterpart: {reason}.").format(reason=self.record.reason)
         assert self.go is not None
         return self.go.status
 
@@ -169,7 +170,7 @@ class SourceView(widgets.HTML):
     def _go_column(self) -> str:
         anchor = self.anchor
         if anchor is None:
-            body, head = "", "Go · none"
+            body, head = "", _("Go · none")
         else:
             where = f"{anchor.path}#L{anchor.start}-L{anchor.end}"
             head = (f'Go · {escape(anchor.go)} (<a href="{escape(anchor.permalink)}" target="_blank" '

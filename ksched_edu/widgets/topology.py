@@ -28,8 +28,9 @@ import ipywidgets as widgets
 
 from ..gpu.ledger import replay
 from ..gpu.topology import Topology
-from ..viz._figure import PALETTE
-from ._html import STYLE, escape
+from ..i18n import _
+from ..viz._figure import PALETTE, localize_fonts
+from ._html import STYLE, column_header, escape
 from .cycle_stepper import StepView, control_row
 
 FREE_COLOUR = "#ffffff"
@@ -142,7 +143,7 @@ def draw_topology(top: Topology, allocation: Optional[Mapping[int, str]] = None,
     ax.axis("off")
     if legend:
         _legend(ax, top, allocation, colours)
-    return fig
+    return localize_fonts(fig)
 
 
 def nvlink_width(nvlinks: int) -> float:
@@ -175,7 +176,7 @@ def link_handles(tops: Sequence[Topology]) -> list[Any]:
     handles = []
     for label in nv:
         bond = int(label[2:])
-        text = f"{label} (every pair, via NVSwitch)" if labels[label] else label
+        text = _("{link} (every pair, via NVSwitch)").format(link=label) if labels[label] else label
         handles.append(Line2D([], [], color=nvlink_colour(bond), lw=nvlink_width(bond), label=text))
     for label in pcie:
         colour, width = PCIE_STYLE[label]
@@ -190,7 +191,7 @@ def _legend(ax: Any, top: Topology, allocation: Mapping[int, str], colours: Mapp
     handles = link_handles([top])
     for pod in sorted(set(allocation.values())):
         handles.append(Patch(facecolor=colours.get(pod, "#cccccc"), edgecolor="#555", label=pod))
-    handles.append(Line2D([], [], ls="", label="N#: the GPU's NUMA node"))
+    handles.append(Line2D([], [], ls="", label=_("N#: the GPU's NUMA node")))
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=FONT_SIZE, frameon=False)
 
 
@@ -231,9 +232,12 @@ def plot_gpu_usage(runs: Mapping[str, Any], gpus_per_node: Mapping[str, int], ax
         a.set_ylim(0, max(gpus_per_node.values()))
         a.set_title(name, fontsize=10)
         left = list((pending or {}).get(name, ()))
-        a.set_xlabel("pending: " + (", ".join(p.split("/")[-1] for p in left) if left else "none"), fontsize=8)
+        if left:
+            a.set_xlabel(_("pending: {pods}").format(pods=", ".join(p.split("/")[-1] for p in left)), fontsize=8)
+        else:
+            a.set_xlabel(_("pending: none"), fontsize=8)
     axes[0].set_ylabel("GPU")
-    return fig
+    return localize_fonts(fig)
 
 
 def render_png(fig: Any) -> bytes:
@@ -281,9 +285,9 @@ class TopologyStepper(StepView, widgets.VBox):
         self.header = widgets.HTML()
         self.reasons_html = widgets.HTML()
         self.image = widgets.Image(format="png")
-        self.prev_button = widgets.Button(description="◀ Back")
-        self.next_button = widgets.Button(description="Step ▶")
-        self.slider = widgets.IntSlider(value=cursor, min=0, max=len(self.steps), description="step")
+        self.prev_button = widgets.Button(description=_("◀ Back"))
+        self.next_button = widgets.Button(description=_("Step ▶"))
+        self.slider = widgets.IntSlider(value=cursor, min=0, max=len(self.steps), description=_("step"))
         self.prev_button.on_click(lambda _: self.back())
         self.next_button.on_click(lambda _: self.next())
         self.slider.observe(lambda change: self.goto(change["new"]), names="value")
@@ -333,10 +337,12 @@ class TopologyStepper(StepView, widgets.VBox):
 
     def caption(self) -> str:
         if not self.cursor:
-            return f"before the first of {len(self.steps)} GPU allocation step(s)"
+            return _("before the first of {count} GPU allocation step(s)").format(count=len(self.steps))
         e = self.steps[self.cursor - 1][0]
         ids = ",".join(str(g) for g in e.gpus)
-        return f"step {self.cursor}/{len(self.steps)} (t={e.time:g}s): {e.kind} {e.pod} on {e.node}: GPUs {ids}"
+        return _("step {step}/{count} (t={time}s): {kind} {pod} on {node}: GPUs {gpus}").format(
+            step=self.cursor, count=len(self.steps), time=f"{e.time:g}", kind=e.kind, pod=e.pod, node=e.node,
+            gpus=ids)
 
     def next(self) -> None:
         """Go to the next step (stays on the last)."""
@@ -378,9 +384,13 @@ class TopologyStepper(StepView, widgets.VBox):
         handles += [Patch(facecolor=self.colours[p], edgecolor="#555", label=p) for p in held]
         fig.legend(handles=handles, loc="outside right upper", fontsize=FONT_SIZE, frameon=False)
         when = self.time()
-        fig.suptitle(f"step {self.cursor}/{len(self.steps)}" + (f", t={when:g}s" if when is not None else ""),
-                     fontsize=10)
-        return fig
+        if when is not None:
+            title = _("step {step}/{count}, t={time}s").format(step=self.cursor, count=len(self.steps),
+                                                               time=f"{when:g}")
+        else:
+            title = _("step {step}/{count}").format(step=self.cursor, count=len(self.steps))
+        fig.suptitle(title, fontsize=10)
+        return localize_fonts(fig)
 
     def _render(self) -> None:
         self._mark_step()
@@ -397,16 +407,18 @@ class TopologyStepper(StepView, widgets.VBox):
         rows = self.reasons()
         if not rows:
             return ""
-        head = "".join(f"<th>{escape(k)}</th>" for k in ("node", "best GPU set", "slowest link", "GB/s", "score"))
+        head = "".join(f"<th>{escape(column_header(k))}</th>"
+                       for k in ("node", "best GPU set", "slowest link", "GB/s", "score"))
         body = []
         for r in rows:
             mark = ' style="font-weight:bold"' if r["chosen"] else ""
-            score = "not scored (one feasible node)" if r["score"] is None else str(r["score"])
-            cells = (r["node"] + (" (chosen)" if r["chosen"] else ""), r["GPUs"], r["slowest link"], str(r["GB/s"]),
-                     score)
+            score = _("not scored (one feasible node)") if r["score"] is None else str(r["score"])
+            cells = (_("{node} (chosen)").format(node=r["node"]) if r["chosen"] else r["node"], r["GPUs"],
+                     r["slowest link"], str(r["GB/s"]), score)
             body.append(f"<tr{mark}>" + "".join(f"<td>{escape(c)}</td>" for c in cells) + "</tr>")
-        return (f'<div>why these GPUs (t={self.time():g}s): the best GPU set of each node GPUTopology weighed, '
-                f'its slowest link and GPUTopology\'s score (one part of the node\'s total)</div>'
+        intro = _("why these GPUs (t={time}s): the best GPU set of each node GPUTopology weighed, its slowest link "
+                  "and GPUTopology's score (one part of the node's total)").format(time=f"{self.time():g}")
+        return (f'<div>{intro}</div>'
                 f'<table class="ksched-grid"><tr>{head}</tr>{"".join(body)}</table>')
 
     def __repr__(self) -> str:

@@ -19,7 +19,7 @@ from ksched_edu import exercises
 from ksched_edu.framework.preemption import (CRITERION_MIN_HIGHEST_PRIORITY, CRITERION_MIN_NUM_PODS,
                                              CRITERION_MIN_PDB_VIOLATIONS, CRITERION_MIN_SUM_PRIORITIES)
 
-from .verdicts import assert_row, endless, not_written
+from .verdicts import assert_every_check_has_a_table, assert_row, endless, not_written, table_params
 
 
 
@@ -265,12 +265,7 @@ TABLES: dict[str, tuple[str, list[Row]]] = {
 }
 
 
-def _params() -> list[Any]:
-    return [pytest.param(check, row, id=f"{check}: {row.id}", marks=getattr(pytest.mark, chapter))
-            for check, (chapter, rows) in TABLES.items() for row in rows]
-
-
-@pytest.mark.parametrize("check,row", _params())
+@pytest.mark.parametrize("check,row", table_params(TABLES))
 def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     assert_row(capsys, monkeypatch, getattr(exercises, check), row.args, row)
 
@@ -278,11 +273,7 @@ def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monk
 def test_every_check_of_chapters_06_and_07_has_a_table() -> None:
     from ksched_edu.exercises import ch06, ch07
 
-    checks = {name for module in (ch06, ch07) for name in dir(module) if name.startswith("check_")}
-    assert checks == set(TABLES)
-    for check, (_, rows) in TABLES.items():
-        assert any(r.passes for r in rows) and sum(not r.passes for r in rows) >= 4, check
-        assert any(r.args == (None,) or r.args == (...,) for r in rows), f"{check}: no unanswered row"
+    assert_every_check_has_a_table((ch06, ch07), TABLES)
 
 
 @pytest.mark.ch06

@@ -11,7 +11,7 @@ import pytest
 from ksched_edu import exercises
 
 from .test_ch06_10 import Row
-from .verdicts import assert_row, endless
+from .verdicts import assert_every_check_has_a_table, assert_row, endless, table_params
 
 
 # --- chapter 08 ----------------------------------------------------------------------------
@@ -124,12 +124,7 @@ TABLES: dict[str, tuple[str, list[Row]]] = {
 }
 
 
-def _params() -> list[Any]:
-    return [pytest.param(check, row, id=f"{check}: {row.id}", marks=getattr(pytest.mark, chapter))
-            for check, (chapter, rows) in TABLES.items() for row in rows]
-
-
-@pytest.mark.parametrize("check,row", _params())
+@pytest.mark.parametrize("check,row", table_params(TABLES))
 def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     assert_row(capsys, monkeypatch, getattr(exercises, check), row.args, row)
 
@@ -137,11 +132,7 @@ def test_check_verdict(check: str, row: Row, capsys: pytest.CaptureFixture, monk
 def test_every_check_of_chapters_08_and_10_has_a_table() -> None:
     from ksched_edu.exercises import ch08, ch10
 
-    checks = {name for module in (ch08, ch10) for name in dir(module) if name.startswith("check_")}
-    assert checks == set(TABLES)
-    for check, (_, rows) in TABLES.items():
-        assert any(r.passes for r in rows) and sum(not r.passes for r in rows) >= 4, check
-        assert any(r.args == (None,) or r.args == (...,) for r in rows), f"{check}: no unanswered row"
+    assert_every_check_has_a_table((ch08, ch10), TABLES)
 
 
 def test_every_table_has_an_endless_answer() -> None:

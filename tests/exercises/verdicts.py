@@ -55,3 +55,18 @@ def endless(*args: Any) -> Any:
 def not_written(*args: Any) -> Any:
     """A learner's answer left as the exercise's stub."""
     raise NotImplementedError("your code here")
+
+
+def table_params(tables: dict) -> list:
+    """``pytest.param(check, row)`` for every row of ``tables`` (check name -> (chapter mark, rows))."""
+    return [pytest.param(check, row, id=f"{check}: {row.id}", marks=getattr(pytest.mark, chapter))
+            for check, (chapter, rows) in tables.items() for row in rows]
+
+
+def assert_every_check_has_a_table(modules: tuple, tables: dict) -> None:
+    """Each ``check_*`` of ``modules`` has a table with a right answer, four wrong ones and an unanswered one."""
+    checks = {name for module in modules for name in dir(module) if name.startswith("check_")}
+    assert checks == set(tables)
+    for check, (_, rows) in tables.items():
+        assert any(r.passes for r in rows) and sum(not r.passes for r in rows) >= 4, check
+        assert any(r.args == (None,) or r.args == (...,) for r in rows), f"{check}: no unanswered row"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 import re
 import warnings
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
@@ -25,7 +25,6 @@ from matplotlib.text import Text  # noqa: E402
 from ksched_edu import viz  # noqa: E402
 from ksched_edu.api.loader import load_cluster  # noqa: E402
 from ksched_edu.config.loader import default_config  # noqa: E402
-from ksched_edu.gpu import plugins  # noqa: E402
 from ksched_edu.i18n import get_language, set_language  # noqa: E402
 from ksched_edu.resources import data_path  # noqa: E402
 from ksched_edu.sim.simulation import Simulation  # noqa: E402
@@ -36,33 +35,11 @@ from ksched_edu.viz.capstone import CapstoneRun, GangPlacement, GPUSample, Preem
 from ksched_edu.viz.readers import queue_moves  # noqa: E402
 from ksched_edu.widgets.topology import draw_topology, node_topologies, plot_gpu_usage  # noqa: E402
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
+from .conftest import chinese  # noqa: E402
 
 
-def chinese(text: str) -> bool:
-    return bool(CJK.search(text))
 
 
-@pytest.fixture
-def zh() -> Iterator[None]:
-    set_language("zh_CN")
-    try:
-        yield
-    finally:
-        set_language(None)
-
-
-@pytest.fixture
-def en() -> Iterator[None]:
-    set_language(None)
-    yield
-    set_language(None)
-
-
-@pytest.fixture(scope="module")
-def packing_sim() -> Simulation:
-    return Simulation(load_cluster(data_path("clusters/gpu-packing.yaml")), plugins.scheduler_config("Binpack"),
-                      seed=1, recorder=Recorder(), registry=plugins.full_registry()).run()
 
 
 @pytest.fixture(scope="module")

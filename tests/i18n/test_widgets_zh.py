@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import urllib.error
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -22,7 +22,6 @@ pytest.importorskip("matplotlib")
 
 from ksched_edu.api.loader import load_cluster  # noqa: E402
 from ksched_edu.config.loader import default_config  # noqa: E402
-from ksched_edu.gpu import plugins  # noqa: E402
 from ksched_edu.i18n import get_language, set_language  # noqa: E402
 from ksched_edu.resources import data_path  # noqa: E402
 from ksched_edu.schedule_one import schedule_pod, select_host  # noqa: E402
@@ -34,7 +33,7 @@ from ksched_edu.widgets.topology import node_topologies  # noqa: E402
 
 from tests.go_fixture import write_checkout  # noqa: E402
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
+from .conftest import chinese  # noqa: E402
 
 
 def text_of(html: str) -> str:
@@ -42,24 +41,7 @@ def text_of(html: str) -> str:
     return re.sub(r"<[^>]+>", "", html)
 
 
-def chinese(text: str) -> bool:
-    return bool(CJK.search(text))
 
-
-@pytest.fixture
-def zh() -> Iterator[None]:
-    set_language("zh_CN")
-    try:
-        yield
-    finally:
-        set_language(None)
-
-
-@pytest.fixture
-def en() -> Iterator[None]:
-    set_language(None)
-    yield
-    set_language(None)
 
 
 @pytest.fixture(scope="module")
@@ -67,11 +49,6 @@ def preemption_sim() -> Simulation:
     return Simulation(load_cluster(data_path("clusters/preemption.yaml")), default_config(), seed=1,
                       recorder=Recorder()).run()
 
-
-@pytest.fixture(scope="module")
-def packing_sim() -> Simulation:
-    return Simulation(load_cluster(data_path("clusters/gpu-packing.yaml")), plugins.scheduler_config("Binpack"),
-                      seed=1, recorder=Recorder(), registry=plugins.full_registry()).run()
 
 
 def test_the_fixture_leaves_english_behind() -> None:

@@ -224,6 +224,15 @@ def relink(markdown: str) -> str:
     return _HTML_ATTR.sub(lambda m: m.group(1) + fix(m.group(2)), markdown)
 
 
+def _with_run_times(english: dict, previous: dict) -> dict:
+    """The English cell's metadata with the edition's own run times (``execution``), in the order
+    the edition's file has its keys (so that a build after a run changes no line of it)."""
+    merged = {k: (previous[k] if k == "execution" else english[k]) for k in previous
+              if k == "execution" or k in english}
+    merged.update({k: v for k, v in english.items() if k not in merged})
+    return merged
+
+
 def language_cell(lang: str) -> dict:
     from . import LANGUAGES
 
@@ -249,8 +258,10 @@ def built_notebook(nb_path: Path, lang: str, previous: Optional[dict] = None) ->
             cell["source"] = relink(text).splitlines(keepends=True)
         elif cell["cell_type"] == "code":
             old = old_cells.get(cell["id"])
+            cell["metadata"].pop("execution", None)  # the English run's times
             if old is not None and _source(old) == _source(cell):
                 cell["outputs"], cell["execution_count"] = old.get("outputs", []), old.get("execution_count")
+                cell["metadata"] = _with_run_times(cell["metadata"], old.get("metadata", {}))
             else:
                 cell["outputs"], cell["execution_count"] = [], None
         cells.append(cell)
@@ -258,8 +269,13 @@ def built_notebook(nb_path: Path, lang: str, previous: Optional[dict] = None) ->
     old = old_cells.get(LANGUAGE_CELL_ID)
     if old is not None and _source(old) == _source(lang_cell):
         lang_cell["outputs"], lang_cell["execution_count"] = old.get("outputs", []), old.get("execution_count")
+        lang_cell["metadata"] = copy.deepcopy(old.get("metadata", lang_cell["metadata"]))
     out = copy.deepcopy(nb)
     out["cells"] = [lang_cell] + cells
+    # The widgets' saved state belongs to the run whose outputs the cells keep: the edition's own.
+    out["metadata"].pop("widgets", None)
+    if previous and "widgets" in previous.get("metadata", {}):
+        out["metadata"]["widgets"] = previous["metadata"]["widgets"]
     return out, cov
 
 

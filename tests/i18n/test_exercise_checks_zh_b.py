@@ -11,14 +11,14 @@ two wrong answers and the right answer.
 from __future__ import annotations
 
 import re
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch06, ch07, ch08, ch10, ch11, ch12
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
-from ksched_edu.i18n import get_language, set_language
+from ksched_edu.i18n import get_language
 from tests.exercises import test_ch06_10, test_ch08_10, test_ch11, test_ch12
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -237,24 +237,6 @@ ENGLISH: dict[tuple[str, str], str] = {
 }
 
 
-@pytest.fixture
-def english() -> Iterator[None]:
-    set_language(None)
-    try:
-        yield
-    finally:
-        set_language(None)
-
-
-@pytest.fixture
-def chinese() -> Iterator[None]:
-    set_language("zh_CN")
-    try:
-        yield
-    finally:
-        set_language(None)
-
-
 def _verdict(capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch, check: str,
              args: tuple) -> tuple[bool, str, list[tuple[str, ...]]]:
     """Run ``check``; return what it returned, the line it printed and what it passed to failed()/passed()."""
@@ -290,7 +272,7 @@ def test_every_check_of_chapters_06_to_12_is_here_with_its_unanswered_row() -> N
 
 
 @pytest.mark.parametrize("check", _params())
-def test_the_verdicts_are_chinese_under_zh_cn(check: str, chinese: None, capsys: pytest.CaptureFixture,
+def test_the_verdicts_are_chinese_under_zh_cn(check: str, zh: None, capsys: pytest.CaptureFixture,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     assert get_language() == "zh_CN"
     for row in ROWS[check][1]:
@@ -306,7 +288,7 @@ def test_the_verdicts_are_chinese_under_zh_cn(check: str, chinese: None, capsys:
 
 
 @pytest.mark.parametrize("check", _params())
-def test_the_verdicts_are_unchanged_in_english(check: str, english: None, capsys: pytest.CaptureFixture,
+def test_the_verdicts_are_unchanged_in_english(check: str, en: None, capsys: pytest.CaptureFixture,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     assert get_language() == "en"
     for row in ROWS[check][1]:

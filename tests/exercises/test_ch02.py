@@ -10,7 +10,7 @@ import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch02
-from tests.exercises.test_ch06_10 import Row
+from tests.exercises.verdicts import Row
 from tests.exercises.verdicts import assert_row, endless, verdict
 from tests.test_ch00_tour import go_lines, needs_checkout
 

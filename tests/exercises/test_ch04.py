@@ -8,24 +8,16 @@ same, as the tables of the other chapters do, and must end near it).
 from __future__ import annotations
 
 import time
-from typing import NamedTuple, Optional
 
 import pytest
 
 from ksched_edu import exercises
 from ksched_edu.exercises import ch04
-from tests.exercises.verdicts import assert_row, endless, not_written, verdict
+from tests.exercises.verdicts import Row, assert_row, endless, not_written, verdict
 
 pytestmark = pytest.mark.ch04
 
 
-class Row(NamedTuple):
-    id: str
-    args: tuple
-    passes: bool
-    hint: Optional[str] = None  # a word the hint must contain (a failing row)
-    says: Optional[str] = None  # a word the verdict must contain, anywhere
-    short: bool = False  # lower the wall-clock limit for this row
 
 
 TAINT_RIGHT = {"n1": 0, "n2": 0, "n3": 100, "n4": 0}

@@ -11,7 +11,7 @@ of ``ksched_edu.exercises.core`` so that an endless loop ends fast. Chapter
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable
 
 import pytest
 
@@ -19,17 +19,10 @@ from ksched_edu import exercises
 from ksched_edu.framework.preemption import (CRITERION_MIN_HIGHEST_PRIORITY, CRITERION_MIN_NUM_PODS,
                                              CRITERION_MIN_PDB_VIOLATIONS, CRITERION_MIN_SUM_PRIORITIES)
 
-from .verdicts import assert_every_check_has_a_table, assert_row, endless, not_written, table_params
+from .verdicts import Row, assert_every_check_has_a_table, assert_row, endless, not_written, table_params
 
 
 
-class Row(NamedTuple):
-    id: str
-    args: tuple
-    passes: bool
-    hint: Optional[str] = None  # a word the hint must contain (a failing row)
-    says: Optional[str] = None  # a word the verdict must contain, anywhere
-    short: bool = False  # lower the wall-clock limit for this row
 
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from ksched_edu import exercises
 
-from .test_ch06_10 import Row
+from .verdicts import Row
 from .verdicts import assert_every_check_has_a_table, assert_row, endless, table_params
 
 

@@ -2,12 +2,23 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple, Optional
 
 import pytest
 
 from ksched_edu.exercises import core
 from ksched_edu.exercises.core import FAIL_MARK, PASS_MARK
+
+class Row(NamedTuple):
+    """One answer a learner might give, and what its check must say of it."""
+
+    id: str
+    args: tuple
+    passes: bool
+    hint: Optional[str] = None  # a word the hint must contain (a failing row)
+    says: Optional[str] = None  # a word the verdict must contain, anywhere
+    short: bool = False  # lower the wall-clock limit for this row
+
 
 # The wall-clock limit a ``short`` row of a check's table gives the learner's code.
 SHORT_LIMIT = 1.0
